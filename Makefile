@@ -1,11 +1,19 @@
 # The one test command is `make test`; `npm start` runs the service.
-.PHONY: test typecheck openapi sdk routes config-table bench soak fuzz migration start
+.PHONY: test typecheck lint format openapi sdk routes config-table bench soak fuzz migration start
 
-test: typecheck
+test: typecheck lint
 	npx tsx test/run.ts
 
 typecheck:
 	npx tsc -p .
+
+# Biome (biome.jsonc): the formatting and the lint rules of every source file, as CI checks them.
+lint:
+	npx biome ci .
+
+# Formats every source file in place (and applies the linter's safe fixes).
+format:
+	npx biome check --write .
 
 # Regenerates the committed contract from the route schemas (a test fails when it is stale).
 openapi:

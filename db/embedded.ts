@@ -34,17 +34,28 @@ function portFree(port: number): Promise<void> {
 /** Why PostgreSQL did not start, from what it printed, as the operator's next step. */
 function startFault(databaseDir: string, port: number, printed: string, err: unknown): StartupError {
   const said = printed + (err instanceof Error ? `\n${err.message}` : '');
-  const first = (pattern: RegExp) => said.split('\n').find((line) => pattern.test(line))?.replace(/^.*?(FATAL|ERROR|error):\s*/, '').trim();
+  const first = (pattern: RegExp) =>
+    said
+      .split('\n')
+      .find((line) => pattern.test(line))
+      ?.replace(/^.*?(FATAL|ERROR|error):\s*/, '')
+      .trim();
   if (/Address already in use/.test(said)) return portTaken(port);
   if (/postmaster\.pid" already exists/.test(said))
-    return new StartupError(`Another PostgreSQL already runs on the data folder ${databaseDir} (another npm start of this checkout?): stop it, or set DATA_DIR to another folder.`);
+    return new StartupError(
+      `Another PostgreSQL already runs on the data folder ${databaseDir} (another npm start of this checkout?): stop it, or set DATA_DIR to another folder.`,
+    );
   if (/Permission denied|invalid permissions|Operation not permitted|Read-only file system/.test(said)) {
-    const runsAs = process.getuid?.() === 0 ? 'the postgres system user (PostgreSQL does not run as root)' : 'this user';
+    const runsAs =
+      process.getuid?.() === 0 ? 'the postgres system user (PostgreSQL does not run as root)' : 'this user';
     return new StartupError(
       `The embedded PostgreSQL cannot use its data folder ${databaseDir} (${first(/Permission denied|permissions|not permitted|Read-only/) ?? 'permission denied'}): give ${runsAs} read and write access to it and its parent folders, or set DATA_DIR to another folder.`,
     );
   }
-  const reason = first(/FATAL|ERROR|error:/) ?? (err instanceof Error ? err.message.split('\n')[0] : undefined) ?? 'it ended without saying why';
+  const reason =
+    first(/FATAL|ERROR|error:/) ??
+    (err instanceof Error ? err.message.split('\n')[0] : undefined) ??
+    'it ended without saying why';
   return new StartupError(`The embedded PostgreSQL under ${databaseDir} did not start: ${reason}`);
 }
 
@@ -56,7 +67,11 @@ function startFault(databaseDir: string, port: number, printed: string, err: unk
  */
 export async function startEmbeddedPostgres(
   dir: string,
-  { port, persistent = true, log = (_: string) => {} }: { port: number; persistent?: boolean; log?: (line: string) => void },
+  {
+    port,
+    persistent = true,
+    log = (_: string) => {},
+  }: { port: number; persistent?: boolean; log?: (line: string) => void },
 ): Promise<EmbeddedDatabase> {
   const databaseDir = resolve(dir);
   const password = 'postgres';
@@ -98,7 +113,9 @@ export async function startEmbeddedPostgres(
       await mkdir(databaseDir, { recursive: true });
     } catch (err) {
       const { code, message } = err as NodeJS.ErrnoException;
-      throw new StartupError(`The data folder ${databaseDir} cannot be created (${code ?? message}): set DATA_DIR to a folder this user may write.`);
+      throw new StartupError(
+        `The data folder ${databaseDir} cannot be created (${code ?? message}): set DATA_DIR to a folder this user may write.`,
+      );
     }
     try {
       await pg.initialise();

@@ -21,6 +21,7 @@ export function unreachable(err: unknown, url: string, configured: boolean): Sta
     : refusedLogin
       ? 'correct the user, password or database in DATABASE_URL'
       : 'start PostgreSQL there or correct DATABASE_URL';
-  return new StartupError(`The database at ${where}${configured ? ' (DATABASE_URL)' : ''} refused the connection (${code}: ${message ?? 'no message'}): ${fix}.`);
+  return new StartupError(
+    `The database at ${where}${configured ? ' (DATABASE_URL)' : ''} refused the connection (${code}: ${message ?? 'no message'}): ${fix}.`,
+  );
 }
-

@@ -9,7 +9,10 @@ import { runMigrations } from './migrate.js';
 
 const url = process.env.DATABASE_URL;
 try {
-  if (!url) throw new StartupError('DATABASE_URL is not set: name the database to migrate (the embedded one is migrated by npm start).');
+  if (!url)
+    throw new StartupError(
+      'DATABASE_URL is not set: name the database to migrate (the embedded one is migrated by npm start).',
+    );
   await runMigrations(url, 10);
   console.log('Migrations applied.');
 } catch (err) {

@@ -65,7 +65,9 @@ function isClaims(claims: Partial<Claims>): claims is Claims {
   const { identity, sid, gen } = claims;
   // Ids are positive int4 values; a larger number would fail in PostgreSQL rather than match nothing.
   return (
-    Number.isInteger(identity) && identity! >= 1 && identity! <= 2147483647 &&
+    Number.isInteger(identity) &&
+    identity! >= 1 &&
+    identity! <= 2147483647 &&
     (sid === undefined || (typeof sid === 'string' && UUID.test(sid))) &&
     (gen === undefined || (Number.isInteger(gen) && gen >= 0 && gen <= 2147483647))
   );
@@ -109,7 +111,10 @@ export default fp(
     app.decorate('issueToken', (userId: number, scope: TokenScope = { generation: 0 }, expiresIn?: number) =>
       app.jwt.sign(
         { identity: userId, ...('loginId' in scope ? { sid: scope.loginId } : { gen: scope.generation }) },
-        { sub: String(userId), ...(expiresIn !== undefined ? { expiresIn: Math.min(expiresIn, options.expiresIn) } : {}) },
+        {
+          sub: String(userId),
+          ...(expiresIn !== undefined ? { expiresIn: Math.min(expiresIn, options.expiresIn) } : {}),
+        },
       ),
     );
 
@@ -125,12 +130,22 @@ export default fp(
       if (!isClaims(claims)) throw unauthorized('Invalid token');
       const { identity, sid } = claims;
       const load = async () => (await callerLookup(app.db, identity, sid))[0];
-      const row = await (app.readCache && !fresh ? app.readCache.memo(`caller ${identity} ${sid ?? ''}`, CALLER_TABLES, load) : load());
+      const row = await (app.readCache && !fresh
+        ? app.readCache.memo(`caller ${identity} ${sid ?? ''}`, CALLER_TABLES, load)
+        : load());
       if (!row) throw unauthorized('The account of this token no longer exists');
       if (sid !== undefined ? row.login === null || row.ended !== null : (claims.gen ?? 0) !== row.generation) {
-        throw unauthorized(sid !== undefined ? 'The login of this token has ended' : 'The password changed since this token was issued');
+        throw unauthorized(
+          sid !== undefined ? 'The login of this token has ended' : 'The password changed since this token was issued',
+        );
       }
-      return { id: row.id, email: row.email, isAdmin: row.isAdmin, isSuperAdmin: row.isSuperAdmin, loginId: sid ?? null };
+      return {
+        id: row.id,
+        email: row.email,
+        isAdmin: row.isAdmin,
+        isSuperAdmin: row.isSuperAdmin,
+        loginId: sid ?? null,
+      };
     });
 
     app.decorate('authenticate', async (request: FastifyRequest) => {

@@ -60,10 +60,17 @@ export default fp(
     });
     // Only what names the failure: pg errors carry their whole client (pool, config), kilobytes per line.
     boss.on('error', (err: Error & { code?: string }) =>
-      app.log.error({ err: { type: err.name, message: err.message, code: err.code, stack: err.stack } }, 'job queue error'),
+      app.log.error(
+        { err: { type: err.name, message: err.message, code: err.code, stack: err.stack } },
+        'job queue error',
+      ),
     );
     app.decorate('boss', boss);
-    const workers = { expected: options.work && options.connect !== false, started: false, ended: new Map<string, { completed: number; failed: number }>() };
+    const workers = {
+      expected: options.work && options.connect !== false,
+      started: false,
+      ended: new Map<string, { completed: number; failed: number }>(),
+    };
     app.decorate('jobWorkers', workers);
     app.decorate('sendJob', (db: Db, name: string, data: object, sendOptions: Omit<SendOptions, 'db'> = {}) =>
       boss.send(name, data, { ...sendOptions, db: fromDrizzle(db, sql) }),
@@ -106,8 +113,15 @@ export default fp(
     app.addHook('preClose', async () => void (closing = Date.now()));
     app.addHook('onClose', async () => {
       // Jobs still running at the timeout are failed (and retried, here or by another worker) before the pool closes.
-      await boss.stop({ graceful: true, timeout: Math.max(1000, closing + options.shutdownTimeoutMs - HAND_BACK_MS - Date.now()) });
-      if (running.size > 0) app.log.warn({ jobs: [...running] }, `${running.size} running job(s) handed back at the shutdown timeout, to be retried`);
+      await boss.stop({
+        graceful: true,
+        timeout: Math.max(1000, closing + options.shutdownTimeoutMs - HAND_BACK_MS - Date.now()),
+      });
+      if (running.size > 0)
+        app.log.warn(
+          { jobs: [...running] },
+          `${running.size} running job(s) handed back at the shutdown timeout, to be retried`,
+        );
     });
   },
   { name: 'boss', dependencies: ['db'] },

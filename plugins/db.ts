@@ -66,8 +66,18 @@ const reconnectDelay = (retries: number) => Math.min(0.05 * 2 ** retries, 1) * (
 
 /** Error codes of a connection that failed or broke, rather than of a statement the database refused. */
 const CONNECTION_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
-  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
 ]);
 /** SQLSTATEs of a database that cannot serve now: connection exceptions (class 08), shutdown and start-up (57P01-57P03), no free slot (53300). */
 const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;

@@ -1,7 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { databaseUnavailable, JsonApiError, methodNotAllowed, notFound, type ErrorSource } from '../src/jsonapi/errors.js';
+import {
+  databaseUnavailable,
+  JsonApiError,
+  methodNotAllowed,
+  notFound,
+  type ErrorSource,
+} from '../src/jsonapi/errors.js';
 import { MEDIA_TYPE, jsonapiMember } from '../src/jsonapi/schemas.js';
 import { isConnectionFailure } from './db.js';
 
@@ -25,17 +31,27 @@ const TYPE_PATH = /^\/data(\/\d+)?\/type$|^\/data\/relationships\/[^/]+\/data(\/
 function validationErrors(err: FastifyError): { status: number; errors: ErrorObject[] } {
   const part = err.validationContext ?? 'body';
   const list = (err.validation ?? []) as AjvError[];
-  if (part === 'body' && list.some((v) => TYPE_PATH.test(v.instancePath) && (v.keyword === 'const' || v.keyword === 'enum'))) {
+  if (
+    part === 'body' &&
+    list.some((v) => TYPE_PATH.test(v.instancePath) && (v.keyword === 'const' || v.keyword === 'enum'))
+  ) {
     const at = list.find((v) => TYPE_PATH.test(v.instancePath))!;
     return {
       status: 409,
-      errors: [{ status: '409', title: 'Incorrect type', detail: `Resource type ${at.message ?? 'does not match'}`, source: { pointer: at.instancePath } }],
+      errors: [
+        {
+          status: '409',
+          title: 'Incorrect type',
+          detail: `Resource type ${at.message ?? 'does not match'}`,
+          source: { pointer: at.instancePath },
+        },
+      ],
     };
   }
   const errors = list.map((v): ErrorObject => {
     const extra = (v.params.additionalProperty ?? v.params.missingProperty) as string | undefined;
     const path = extra === undefined ? v.instancePath : `${v.instancePath}/${extra}`;
-    const what = v.keyword === 'additionalProperties' ? 'is not allowed here' : v.message ?? 'is invalid';
+    const what = v.keyword === 'additionalProperties' ? 'is not allowed here' : (v.message ?? 'is invalid');
     if (part === 'body') {
       const detail = v.keyword === 'required' ? `${path} is required` : `${path || 'the document'} ${what}`;
       return { status: '422', title: 'Validation error', detail, source: { pointer: path } };
@@ -60,7 +76,11 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
  * Any thrown value as a status and JSON:API error objects: a database that is down or restarting is a
  * 503 with Retry-After (the client may simply retry); unknown failures become a bare 500.
  */
-export function toErrorDocument(err: unknown): { status: number; errors: ErrorObject[]; headers?: Record<string, string> } {
+export function toErrorDocument(err: unknown): {
+  status: number;
+  errors: ErrorObject[];
+  headers?: Record<string, string>;
+} {
   if (!(err instanceof JsonApiError) && isConnectionFailure(err)) return toErrorDocument(databaseUnavailable());
   if (err instanceof JsonApiError) {
     const error: ErrorObject = { status: String(err.status), title: err.title, detail: err.detail };
@@ -75,9 +95,15 @@ export function toErrorDocument(err: unknown): { status: number; errors: ErrorOb
     return { status: 400, errors: [{ status: '400', title: 'Malformed JSON', detail: e.message }] };
   }
   if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-    return { status: e.statusCode, errors: [{ status: String(e.statusCode), title: e.name || 'Error', detail: e.message }] };
+    return {
+      status: e.statusCode,
+      errors: [{ status: String(e.statusCode), title: e.name || 'Error', detail: e.message }],
+    };
   }
-  return { status: 500, errors: [{ status: '500', title: 'Unknown error', detail: 'The server could not complete the request' }] };
+  return {
+    status: 500,
+    errors: [{ status: '500', title: 'Unknown error', detail: 'The server could not complete the request' }],
+  };
 }
 
 /**
@@ -92,7 +118,10 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: unk
   const body = { errors: doc.errors, jsonapi: jsonapiMember, ...(errorMember ? { error: doc.errors[0]!.detail } : {}) };
   // Bytes: a reply made before routing (frameworkErrors) skips the onSend hook that keeps JSON types
   // free of the charset parameter Fastify adds to text.
-  return reply.code(doc.status).type(MEDIA_TYPE).send(Buffer.from(JSON.stringify(body)));
+  return reply
+    .code(doc.status)
+    .type(MEDIA_TYPE)
+    .send(Buffer.from(JSON.stringify(body)));
 }
 
 declare module 'fastify' {
@@ -121,7 +150,11 @@ export default fp(
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0]!;
       const allow = METHODS.filter((m) => known.find(m, path) !== null);
-      return sendError(request, reply, allow.length > 0 ? methodNotAllowed(allow) : notFound(`No route for ${request.method} ${path}`));
+      return sendError(
+        request,
+        reply,
+        allow.length > 0 ? methodNotAllowed(allow) : notFound(`No route for ${request.method} ${path}`),
+      );
     });
   },
   { name: 'error-handler' },

@@ -88,7 +88,10 @@ type Settings = typeof settings.$inferSelect;
  * the settings disable mail. `tls-optional` upgrades
  * with STARTTLS when the server offers it; `none` and `no-encryption` never do.
  */
-export function transportOptionsOf(s: Settings | undefined, smtpUrl: string | undefined): SMTPTransport.Options | { url: string } | null {
+export function transportOptionsOf(
+  s: Settings | undefined,
+  smtpUrl: string | undefined,
+): SMTPTransport.Options | { url: string } | null {
   if (s?.emailService === 'smtp' && s.smtpHost) {
     return {
       host: s.smtpHost,
@@ -100,7 +103,8 @@ export function transportOptionsOf(s: Settings | undefined, smtpUrl: string | un
       ...TIMEOUTS,
     };
   }
-  if (s?.emailService === 'sendgrid' && s.sendgridKey) return { ...SENDGRID, auth: { user: 'apikey', pass: s.sendgridKey }, ...TIMEOUTS };
+  if (s?.emailService === 'sendgrid' && s.sendgridKey)
+    return { ...SENDGRID, auth: { user: 'apikey', pass: s.sendgridKey }, ...TIMEOUTS };
   if (s?.emailService === 'disable' || !smtpUrl) return null;
   return { url: smtpUrl, ...TIMEOUTS };
 }
@@ -170,7 +174,10 @@ export default fp(
       } catch (err) {
         const status = mail.attempts + 1 > options.retryLimit ? 'failed' : 'pending';
         attempts[status]++;
-        app.log.warn({ err, mail: id }, status === 'failed' ? 'mail delivery failed for good' : 'mail delivery failed; it will be retried');
+        app.log.warn(
+          { err, mail: id },
+          status === 'failed' ? 'mail delivery failed for good' : 'mail delivery failed; it will be retried',
+        );
         await app.db
           .update(mails)
           .set({
@@ -185,7 +192,15 @@ export default fp(
       await app.db
         .update(mails)
         // The outbox is this table: a mail delivered there keeps its message.
-        .set({ status: 'sent', sentAt: new Date(), via, raw: via === 'outbox' ? mail.raw : null, lastError: null, attempts: mail.attempts + 1, sendingUntil: null })
+        .set({
+          status: 'sent',
+          sentAt: new Date(),
+          via,
+          raw: via === 'outbox' ? mail.raw : null,
+          lastError: null,
+          attempts: mail.attempts + 1,
+          sendingUntil: null,
+        })
         .where(eq(mails.id, id));
       attempts.sent++;
       return 'sent';

@@ -20,7 +20,7 @@ export default fp(
             'JSON:API 1.0 event service. Bodies and answers use `application/vnd.api+json`; every failure ' +
             'answers with an `ErrorDocument`. Send the token from `POST /v1/auth/login` as `Authorization: JWT <token>`. ' +
             'GET answers carry a weak `ETag`; send it back as `If-None-Match` to get 304 while nothing changed. ' +
-            'Reads may be answered from the API process\'s cache, dropped at every change; `Cache-Control: no-cache` reads afresh.',
+            "Reads may be answered from the API process's cache, dropped at every change; `Cache-Control: no-cache` reads afresh.",
         },
         tags,
         components: {
@@ -42,12 +42,15 @@ export default fp(
         type Get = { responses?: Record<string, { description?: string; content?: Record<string, unknown> }> };
         for (const item of Object.values(openapi.paths ?? {}) as { get?: Get }[]) {
           const types = Object.keys(item.get?.responses?.['200']?.content ?? {});
-          if (types.some((type) => type.endsWith('json'))) item.get!.responses!['304'] = { description: 'Not Modified: `If-None-Match` named the ETag of the answer' };
+          if (types.some((type) => type.endsWith('json')))
+            item.get!.responses!['304'] = { description: 'Not Modified: `If-None-Match` named the ETag of the answer' };
         }
         return openapi;
       },
       // Components keep the names of their schemas ($id) instead of def-0, def-1, ...
-      refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },
+      refResolver: {
+        buildLocalReference: (json, _base, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}`,
+      },
     });
     await app.register(swaggerUi, { routePrefix: '/docs' });
   },

@@ -88,7 +88,13 @@ export class ChangeFence {
           timer.unref();
         });
         try {
-          return await Promise.race([sent.then(() => arrived, () => false), late]);
+          return await Promise.race([
+            sent.then(
+              () => arrived,
+              () => false,
+            ),
+            late,
+          ]);
         } finally {
           clearTimeout(timer);
           cancel();

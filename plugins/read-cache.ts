@@ -11,7 +11,8 @@ import { ChangeFence, type FenceMark, loadViewTables } from './read-cache-feed.j
 export const CHANGE_CHANNEL = 'oe_change';
 
 /** `Cache-Control: no-cache` (or no-store) on a request: answer it from the database. */
-export const wantsFresh = (request: FastifyRequest) => /\bno-(cache|store)\b/i.test(request.headers['cache-control'] ?? '');
+export const wantsFresh = (request: FastifyRequest) =>
+  /\bno-(cache|store)\b/i.test(request.headers['cache-control'] ?? '');
 
 /**
  * What a read's statements may embed of its caller: the id and every right and address (a demoted
@@ -132,7 +133,8 @@ export class ReadCache {
     const ids = events === undefined || !/^(\d+(,\d+)*)?$/.test(events) ? undefined : events ? events.split(',') : [];
     if (ids === undefined) {
       this.wholeAt.set(table, at);
-      for (const name of this.scopedNames.get(table) ?? []) for (const key of this.byTable.get(name) ?? []) this.remove(key);
+      for (const name of this.scopedNames.get(table) ?? [])
+        for (const key of this.byTable.get(name) ?? []) this.remove(key);
     } else {
       if (this.eventChangedAt.size + ids.length > MAX_EVENT_CHANGES) {
         this.eventChangedAt.clear();
@@ -153,7 +155,9 @@ export class ReadCache {
    * before its commit, ended with whether the transaction committed: the request's answer then waits
    * for that notification (`takeFence`) instead of a fence of its own. Undefined when not listening.
    */
-  transactionFence(request: FastifyRequest): { channel: string; token: string; ended(committed: boolean): void } | undefined {
+  transactionFence(
+    request: FastifyRequest,
+  ): { channel: string; token: string; ended(committed: boolean): void } | undefined {
     const mark = this.fence?.mark();
     if (!mark) return undefined;
     return {
@@ -269,7 +273,11 @@ export class ReadCache {
     if (size > this.maxBytes / 16) return;
     this.remove(pending.key);
     const tables = pending.tables && [...pending.tables];
-    this.entries.set(pending.key, { payload, type: String(reply.getHeader('content-type') ?? 'application/json'), tables });
+    this.entries.set(pending.key, {
+      payload,
+      type: String(reply.getHeader('content-type') ?? 'application/json'),
+      tables,
+    });
     this.bytes += size;
     if (!tables) this.undeclared.add(pending.key);
     for (const name of tables ?? []) {
@@ -363,7 +371,11 @@ export default fp(
     // may have been missed meanwhile), the cache starts empty.
     app.addHook('onReady', async () => {
       cache.views = await loadViewTables(app.sql);
-      await app.sql.listen(CHANGE_CHANNEL, (payload) => cache.changed(payload), () => cache.clear());
+      await app.sql.listen(
+        CHANGE_CHANNEL,
+        (payload) => cache.changed(payload),
+        () => cache.clear(),
+      );
       await fence.listen();
     });
   },

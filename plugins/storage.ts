@@ -67,7 +67,8 @@ export const contentTypeOf = (key: string) => mime.lookup(key) || 'application/o
 const PRESIGNED_SECONDS = 7 * 24 * 3600;
 
 /** A failure of the storage service: the client sees 503 with Retry-After, the log sees the cause. */
-export const storageUnavailable = () => serviceUnavailable('The file storage is not available at the moment; try again later');
+export const storageUnavailable = () =>
+  serviceUnavailable('The file storage is not available at the moment; try again later');
 
 const tooLarge = (maxBytes: number) => () => new Error(`stored file is larger than ${maxBytes} bytes`);
 
@@ -135,7 +136,9 @@ export function s3Backend(config: S3Config, urls: StorageOptions['s3Urls']): Bac
     region: config.region,
     pathStyle: !aws,
   });
-  const base = aws ? `https://${config.bucket}.s3.${config.region}.amazonaws.com/` : `${endpoint.origin}/${config.bucket}/`;
+  const base = aws
+    ? `https://${config.bucket}.s3.${config.region}.amazonaws.com/`
+    : `${endpoint.origin}/${config.bucket}/`;
   let ready: Promise<void> | undefined;
   const ensureBucket = () =>
     (ready ??= (async () => {
@@ -189,7 +192,13 @@ export function remoteConfigOf(s: Settings): S3Config | undefined {
     };
   }
   if (s.storagePlace === 'gs' && s.gsBucketName) {
-    return { endpoint: GOOGLE_STORAGE, bucket: s.gsBucketName, region: 'auto', accessKey: s.gsKey ?? '', secretKey: s.gsSecret ?? '' };
+    return {
+      endpoint: GOOGLE_STORAGE,
+      bucket: s.gsBucketName,
+      region: 'auto',
+      accessKey: s.gsKey ?? '',
+      secretKey: s.gsSecret ?? '',
+    };
   }
   return undefined;
 }

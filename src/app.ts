@@ -112,7 +112,11 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
     monitorSeconds: config.JOB_MONITOR_SECONDS,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
   });
-  await app.register(storagePlugin, { dir: config.STORAGE_DIR, publicUrl: publicUrlOf(config), s3Urls: config.S3_URLS });
+  await app.register(storagePlugin, {
+    dir: config.STORAGE_DIR,
+    publicUrl: publicUrlOf(config),
+    s3Urls: config.S3_URLS,
+  });
   await app.register(mailerPlugin, {
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,
@@ -124,16 +128,24 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   await app.register(authPlugin, { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN });
   await app.register(accountMailPlugin, { limits: mailLimitsOf(config) });
   await app.register(jsonapi, { resources: served, listAllMax: config.LIST_ALL_MAX });
-  await app.register(authRoutes, { lifetimes: { access: config.JWT_EXPIRES_IN, refresh: config.JWT_REFRESH_EXPIRES_IN }, limits: loginLimitsOf(config) });
+  await app.register(authRoutes, {
+    lifetimes: { access: config.JWT_EXPIRES_IN, refresh: config.JWT_REFRESH_EXPIRES_IN },
+    limits: loginLimitsOf(config),
+  });
   await app.register(accountRoutes, { limits: loginLimitsOf(config) });
   for (const routes of siteRoutes) await app.register(routes, { config });
   await app.register(filesRoutes, { config });
   await app.register(transferRoutes, { config });
   await app.register(assistant, { config, connect: options.connect !== false });
   await app.register(appgenRoutes, {
-    rateLimits: { perEmail: config.APPGEN_RATE_PER_EMAIL, perIp: config.APPGEN_RATE_PER_IP, windowSeconds: config.APPGEN_RATE_WINDOW_SECONDS },
+    rateLimits: {
+      perEmail: config.APPGEN_RATE_PER_EMAIL,
+      perIp: config.APPGEN_RATE_PER_IP,
+      windowSeconds: config.APPGEN_RATE_WINDOW_SECONDS,
+    },
   });
-  if (config.BENCH_ROUTES) await app.register(benchRoutes, { loginLimits: loginLimitsOf(config), listAllMax: config.LIST_ALL_MAX });
+  if (config.BENCH_ROUTES)
+    await app.register(benchRoutes, { loginLimits: loginLimitsOf(config), listAllMax: config.LIST_ALL_MAX });
   return app;
 }
 

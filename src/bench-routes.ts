@@ -23,7 +23,8 @@ const MEDIA_TYPE = 'application/vnd.api+json';
 const JSONAPI = '"jsonapi":{"version":"1.0"}';
 
 /** A timestamp as JavaScript's Date#toISOString writes it (the columns keep milliseconds), named `wire`. */
-const ts = (column: string, wire: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "${wire}"`;
+const ts = (column: string, wire: string) =>
+  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "${wire}"`;
 
 /** Positional parameters of one statement; the same key reuses its number, so the text is stable per caller kind. */
 class Params {
@@ -73,7 +74,8 @@ function resource(type: string, path: string, id: string, attributes: string, re
 const attributes = (columns: string) => `(select row_to_json(a)::text from (select ${columns}) a)`;
 
 /** `[ … ]` of the resource objects `object` of the rows of `from`, in `order`; `[]` without rows. */
-const array = (object: string, from: string, order: string) => `coalesce((select string_agg(${object}, ',' order by ${order}) from ${from}), '')`;
+const array = (object: string, from: string, order: string) =>
+  `coalesce((select string_agg(${object}, ',' order by ${order}) from ${from}), '')`;
 
 /**
  * A list document's `links` (self, first, last, prev, next) and `meta.count`, as the service writes them:
@@ -99,7 +101,8 @@ function eventVisible(caller: Caller | null, p: Params, e: string): string {
   return `(${e}.state = 'published' or ${e}.id in (select id from events where owner_id = ${me} union all select event_id from event_roles where user_id = ${me}))`;
 }
 /** Ids of the live events the caller sees. */
-const visibleEvents = (caller: Caller | null, p: Params) => `(select ve.id from events ve where ve.deleted_at is null and ${eventVisible(caller, p, 've')})`;
+const visibleEvents = (caller: Caller | null, p: Params) =>
+  `(select ve.id from events ve where ve.deleted_at is null and ${eventVisible(caller, p, 've')})`;
 /** Records whose event (`eventId` SQL) the caller owns, organizes or coorganizes; every record for staff. */
 function inManagedEvent(caller: Caller | null, p: Params, eventId: string): string {
   if (isStaff(caller)) return 'true';
@@ -134,7 +137,8 @@ const EVENT_COLUMNS = (e: string) =>
 
 /** An event's resource object; `data` adds linkage of loaded to-many and foreign-key to-one relationships. */
 function eventObject(e: string, data: Record<string, string> = {}): string {
-  const live = (table: string, column: string) => `select x.id from ${table} x where x.id = ${e}.${column} and x.deleted_at is null`;
+  const live = (table: string, column: string) =>
+    `select x.id from ${table} x where x.id = ${e}.${column} and x.deleted_at is null`;
   const stored: Record<string, string> = {
     'event-topic': linkOne('event-topic', live('event_topics', 'event_topic_id')),
     'event-type': linkOne('event-type', live('event_types', 'event_type_id')),
@@ -143,12 +147,44 @@ function eventObject(e: string, data: Record<string, string> = {}): string {
     owner: linkOne('user', live('users', 'owner_id')),
   };
   const names = [
-    'event-topic', 'event-type', 'event-sub-topic', 'event-copyright', 'video-stream', 'group', 'social-links', 'microlocations', 'sponsors',
-    'tracks', 'session-types', 'sessions', 'speakers', 'custom-forms', 'orders', 'tickets', 'tax', 'speakers-call', 'stripe-authorization',
-    'attendees', 'owner', 'speaker-invites', 'session-favourites', 'organizers', 'coorganizers', 'track-organizers', 'registrars', 'moderators',
-    'roles', 'role-invites',
+    'event-topic',
+    'event-type',
+    'event-sub-topic',
+    'event-copyright',
+    'video-stream',
+    'group',
+    'social-links',
+    'microlocations',
+    'sponsors',
+    'tracks',
+    'session-types',
+    'sessions',
+    'speakers',
+    'custom-forms',
+    'orders',
+    'tickets',
+    'tax',
+    'speakers-call',
+    'stripe-authorization',
+    'attendees',
+    'owner',
+    'speaker-invites',
+    'session-favourites',
+    'organizers',
+    'coorganizers',
+    'track-organizers',
+    'registrars',
+    'moderators',
+    'roles',
+    'role-invites',
   ];
-  return resource('event', 'events', `${e}.id`, attributes(EVENT_COLUMNS(e)), names.map((name) => ({ name, data: data[name] ?? stored[name] })));
+  return resource(
+    'event',
+    'events',
+    `${e}.id`,
+    attributes(EVENT_COLUMNS(e)),
+    names.map((name) => ({ name, data: data[name] ?? stored[name] })),
+  );
 }
 
 const SPEAKER_COLUMNS = (sp: string, seesPrivate: boolean) =>
@@ -165,14 +201,21 @@ const SPEAKER_COLUMNS = (sp: string, seesPrivate: boolean) =>
  * column). Email and mobile only where the caller sees them (src/resources/speakers/policy.ts).
  */
 function speakerObject(caller: Caller | null, p: Params, sp: string): string {
-  const sees = !caller ? 'false' : isStaff(caller) ? 'true' : `(${sp}.user_id = ${p.add('caller', caller.id, 'int')} or ${inManagedEvent(caller, p, `${sp}.event_id`)})`;
+  const sees = !caller
+    ? 'false'
+    : isStaff(caller)
+      ? 'true'
+      : `(${sp}.user_id = ${p.add('caller', caller.id, 'int')} or ${inManagedEvent(caller, p, `${sp}.event_id`)})`;
   const attrs =
     sees === 'true' || sees === 'false'
       ? attributes(SPEAKER_COLUMNS(sp, sees === 'true'))
       : `case when ${sees} then ${attributes(SPEAKER_COLUMNS(sp, true))} else ${attributes(SPEAKER_COLUMNS(sp, false))} end`;
   return resource('speaker', 'speakers', `${sp}.id`, attrs, [
     { name: 'event', data: linkOne('event', `${sp}.event_id`) },
-    { name: 'user', data: linkOne('user', `select u.id from users u where u.id = ${sp}.user_id and u.deleted_at is null`) },
+    {
+      name: 'user',
+      data: linkOne('user', `select u.id from users u where u.id = ${sp}.user_id and u.deleted_at is null`),
+    },
     { name: 'sessions' },
   ]);
 }
@@ -199,7 +242,8 @@ function sessionVisible(caller: Caller | null, p: Params, s: string): string {
 function pageOf(request: FastifyRequest, allowed: string[]) {
   const query = request.query as Record<string, string | undefined>;
   for (const key of Object.keys(query)) {
-    if (!['page[size]', 'page[number]', ...allowed].includes(key)) throw badRequest(`The baseline does not serve ${key}`, key);
+    if (!['page[size]', 'page[number]', ...allowed].includes(key))
+      throw badRequest(`The baseline does not serve ${key}`, key);
   }
   const whole = (key: string, fallback: number, min: number) => {
     const raw = query[key];
@@ -210,31 +254,44 @@ function pageOf(request: FastifyRequest, allowed: string[]) {
   const size = whole('page[size]', 20, 1);
   const number = whole('page[number]', 1, 1);
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && k !== 'page[size]' && k !== 'page[number]') params.set(k, v);
+  for (const [k, v] of Object.entries(query))
+    if (v !== undefined && k !== 'page[size]' && k !== 'page[number]') params.set(k, v);
   params.set('page[size]', String(size));
   params.set('page[number]', '');
   const path = `/v1${request.url.split('?')[0]!.slice('/bench/baseline'.length)}`;
-  return { size, number, query: params.toString(), prefix: (p: Params) => p.add('prefix', `${path}?${params.toString()}`, 'text') };
+  return {
+    size,
+    number,
+    query: params.toString(),
+    prefix: (p: Params) => p.add('prefix', `${path}?${params.toString()}`, 'text'),
+  };
 }
 
 /** The links' prefix of an event's related list: the service names the event by its id, however the path named it. */
-const relatedPrefix = (p: Params, name: string, query: string) => `'/v1/events/' || ev.id || '/${name}?' || ${p.add('query', query, 'text')}`;
+const relatedPrefix = (p: Params, name: string, query: string) =>
+  `'/v1/events/' || ev.id || '/${name}?' || ${p.add('query', query, 'text')}`;
 
 /** The relationships `include` names, each one of `allowed`, in the order given. */
 function includeOf(request: FastifyRequest, allowed: string[]): string[] {
   const raw = (request.query as { include?: string }).include;
   const names = raw === undefined || raw === '' ? [] : [...new Set(raw.split(','))];
-  for (const name of names) if (!allowed.includes(name)) throw badRequest(`The baseline does not include ${name}`, 'include');
+  for (const name of names)
+    if (!allowed.includes(name)) throw badRequest(`The baseline does not include ${name}`, 'include');
   return names;
 }
 
 /** The path's event: by id, or by identifier for anything that is not a number. */
 function eventKey(p: Params, raw: string, e: string): string {
   if (raw.includes('\0')) throw notFound();
-  return /^\d+$/.test(raw) && raw.length < 10 ? `${e}.id = ${p.add('event', Number(raw), 'int')}` : `${e}.identifier = ${p.add('event', raw, 'text')}`;
+  return /^\d+$/.test(raw) && raw.length < 10
+    ? `${e}.id = ${p.add('event', Number(raw), 'int')}`
+    : `${e}.identifier = ${p.add('event', raw, 'text')}`;
 }
 
-export default async function benchRoutes(app: FastifyInstance, { loginLimits }: { loginLimits: LoginLimits; listAllMax: number }) {
+export default async function benchRoutes(
+  app: FastifyInstance,
+  { loginLimits }: { loginLimits: LoginLimits; listAllMax: number },
+) {
   // Both the peer and, behind TRUST_PROXY, the client it speaks for; to others as if there were no route.
   app.addHook('onRequest', async (request) => {
     if (!isLoopback(request.socket.remoteAddress) || !isLoopback(request.ip)) {
@@ -260,7 +317,8 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
     if (!caller) throw unauthorized();
     if (!isStaff(caller)) throw forbidden('Admin access is required');
     const sort = (request.query as { sort?: string }).sort;
-    if (sort !== undefined && sort !== '-created-at') throw badRequest('The baseline sorts by -created-at only', 'sort');
+    if (sort !== undefined && sort !== '-created-at')
+      throw badRequest('The baseline sorts by -created-at only', 'sort');
     const { size, number, prefix } = pageOf(request, ['sort']);
     const p = new Params();
     const order = sort ? 'u.created_at desc, u.id desc' : 'u.id';
@@ -279,8 +337,23 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
       `${flag('coorganizer', 'is-user-coorganizer')}, ${flag('track_organizer', 'is-user-track-organizer')}, ${flag('moderator', 'is-user-moderator')}, ` +
       `${flag('registrar', 'is-user-registrar')}, ${ts('u.created_at', 'created-at')}, ${ts('u.deleted_at', 'deleted-at')}`;
     const rels = [
-      'speakers', 'sessions', 'orders', 'notifications', 'events', 'owner-events', 'feedbacks', 'favourites', 'groups', 'followed-groups',
-      'organizer-events', 'coorganizer-events', 'track-organizer-events', 'registrar-events', 'moderator-events', 'marketer-events', 'sales-admin-events',
+      'speakers',
+      'sessions',
+      'orders',
+      'notifications',
+      'events',
+      'owner-events',
+      'feedbacks',
+      'favourites',
+      'groups',
+      'followed-groups',
+      'organizer-events',
+      'coorganizer-events',
+      'track-organizer-events',
+      'registrar-events',
+      'moderator-events',
+      'marketer-events',
+      'sales-admin-events',
     ].map((name) => ({ name }));
     const statement =
       `with page as (select u.*, (select array_agg(r.role) from event_roles r join events e on e.id = r.event_id and e.deleted_at is null ` +
@@ -311,29 +384,45 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
   app.get('/bench/baseline/events/:id', { schema: { hide: true } }, async (request, reply) => {
     const caller = await callerOf(request);
     const include = includeOf(request, ['social-links', 'event-copyright']);
-    for (const key of Object.keys(request.query as object)) if (key !== 'include') throw badRequest(`The baseline does not serve ${key}`, key);
+    for (const key of Object.keys(request.query as object))
+      if (key !== 'include') throw badRequest(`The baseline does not serve ${key}`, key);
     const p = new Params();
     // The event is live and visible, so its records' event linkage is their column, and their scope (inVisibleEvent) holds.
     const copyright = (c: string) =>
-      resource('event-copyright', 'event-copyrights', `${c}.id`,
-        attributes(`${c}.holder, ${c}.holder_url as "holder-url", ${c}.licence, ${c}.licence_url as "licence-url", ${c}.year, ${c}.logo_url as "logo-url", ${ts(`${c}.deleted_at`, 'deleted-at')}`),
-        [{ name: 'event', data: linkOne('event', `${c}.event_id`) }]);
+      resource(
+        'event-copyright',
+        'event-copyrights',
+        `${c}.id`,
+        attributes(
+          `${c}.holder, ${c}.holder_url as "holder-url", ${c}.licence, ${c}.licence_url as "licence-url", ${c}.year, ${c}.logo_url as "logo-url", ${ts(`${c}.deleted_at`, 'deleted-at')}`,
+        ),
+        [{ name: 'event', data: linkOne('event', `${c}.event_id`) }],
+      );
     const link = (l: string) =>
-      resource('social-link', 'social-links', `${l}.id`, attributes(`${l}.name, ${l}.link, ${l}.identifier, ${ts(`${l}.deleted_at`, 'deleted-at')}`), [
-        { name: 'event', data: linkOne('event', `${l}.event_id`) },
-      ]);
+      resource(
+        'social-link',
+        'social-links',
+        `${l}.id`,
+        attributes(`${l}.name, ${l}.link, ${l}.identifier, ${ts(`${l}.deleted_at`, 'deleted-at')}`),
+        [{ name: 'event', data: linkOne('event', `${l}.event_id`) }],
+      );
     const links = 'social_links l where l.event_id = e.id and l.deleted_at is null';
     const copyrights = 'event_copyrights c where c.event_id = e.id and c.deleted_at is null';
     const data: Record<string, string> = {};
     const included: string[] = [];
     if (include.includes('social-links')) {
-      data['social-links'] = `coalesce((select '[' || string_agg('{"type":"social-link","id":"' || l.id || '"}', ',' order by l.id) || ']' from ${links}), '[]')`;
+      data['social-links'] =
+        `coalesce((select '[' || string_agg('{"type":"social-link","id":"' || l.id || '"}', ',' order by l.id) || ']' from ${links}), '[]')`;
     }
     if (include.includes('event-copyright')) {
       data['event-copyright'] = linkOne('event-copyright', `select c.id from ${copyrights} order by c.id limit 1`);
     }
     for (const name of include) {
-      included.push(name === 'social-links' ? `(select string_agg(${link('l')}, ',' order by l.id) from ${links})` : `(select string_agg(${copyright('c')}, ',' order by c.id) from ${copyrights})`);
+      included.push(
+        name === 'social-links'
+          ? `(select string_agg(${link('l')}, ',' order by l.id) from ${links})`
+          : `(select string_agg(${copyright('c')}, ',' order by c.id) from ${copyrights})`,
+      );
     }
     // Texts go in as format() arguments, never into its template (a % in a value would be read as a placeholder).
     const statement =
@@ -351,9 +440,13 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
     const p = new Params();
     const ve = visibleEvents(caller, p);
     // Linkage of the to-one relationships: the target when it is live and its event visible (selectionFor).
-    const linked = (table: string, column: string) => `(select x.id from ${table} x where x.id = s.${column} and x.deleted_at is null and x.event_id in ${ve})`;
+    const linked = (table: string, column: string) =>
+      `(select x.id from ${table} x where x.id = s.${column} and x.deleted_at is null and x.event_id in ${ve})`;
     const where = `s.event_id = (select id from ev) and s.deleted_at is null and ${sessionVisible(caller, p, 's')}`;
-    const session = resource('session', 'sessions', 's.id',
+    const session = resource(
+      'session',
+      'sessions',
+      's.id',
       attributes(
         `s.title, s.subtitle, s.level, s.short_abstract as "short-abstract", s.long_abstract as "long-abstract", s.comments, ` +
           `${ts('s.starts_at', 'starts-at')}, ${ts('s.ends_at', 'ends-at')}, s.language, s.slides_url as "slides-url", s.video_url as "video-url", ` +
@@ -371,7 +464,9 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
         {
           name: 'speakers',
           ...(include.includes('speakers')
-            ? { data: `coalesce((select '[' || string_agg('{"type":"speaker","id":"' || k.id || '"}', ',' order by k.id) || ']' from spk k where k.session_id = s.id), '[]')` }
+            ? {
+                data: `coalesce((select '[' || string_agg('{"type":"speaker","id":"' || k.id || '"}', ',' order by k.id) || ']' from spk k where k.session_id = s.id), '[]')`,
+              }
             : {}),
         },
         { name: 'creator', data: linkOne('user', 's.creator_link') },
@@ -381,10 +476,19 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
         { name: 'speaker-invites' },
       ],
     );
-    const track = resource('track', 'tracks', 't.id',
-      attributes(`t.name, t.color, t.font_color as "font-color", t.description, t.position, ${ts('t.deleted_at', 'deleted-at')}`),
-      [{ name: 'event', data: linkOne('event', 't.event_id') }, { name: 'sessions' }]);
-    const room = resource('microlocation', 'microlocations', 'm.id',
+    const track = resource(
+      'track',
+      'tracks',
+      't.id',
+      attributes(
+        `t.name, t.color, t.font_color as "font-color", t.description, t.position, ${ts('t.deleted_at', 'deleted-at')}`,
+      ),
+      [{ name: 'event', data: linkOne('event', 't.event_id') }, { name: 'sessions' }],
+    );
+    const room = resource(
+      'microlocation',
+      'microlocations',
+      'm.id',
       attributes(
         'm.name, m.latitude, m.longitude, m.floor, m.room, m.position, m.hidden_in_scheduler as "hidden-in-scheduler", ' +
           `m.is_chat_enabled as "is-chat-enabled", m.is_global_event_room as "is-global-event-room", ${ts('m.deleted_at', 'deleted-at')}`,
@@ -392,8 +496,15 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
       [
         { name: 'event', data: linkOne('event', 'm.event_id') },
         { name: 'sessions' },
-        { name: 'video-stream', data: linkOne('video-stream', `select v.id from video_streams v where v.id = m.video_stream_id and v.owner_event_id in ${ve}`) },
-      ]);
+        {
+          name: 'video-stream',
+          data: linkOne(
+            'video-stream',
+            `select v.id from video_streams v where v.id = m.video_stream_id and v.owner_event_id in ${ve}`,
+          ),
+        },
+      ],
+    );
     const parts: Record<string, string> = {
       speakers: `(select string_agg(${speakerObject(caller, p, 'sp')}, ',' order by sp.id) from speakers sp where sp.id in (select id from spk))`,
       track: `(select string_agg(${track}, ',' order by t.id) from tracks t where t.id in (select track_link from page))`,
@@ -439,17 +550,23 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
     const event = `${eventKey(p, (request.params as { id: string }).id, 'e')} and e.deleted_at is null and ${eventVisible(caller, p, 'e')}`;
     if (!caller) {
       // As the service: an event the caller cannot see is 404 before the forms ask for a login.
-      const [found] = await app.sql.unsafe(`select 1 from events e where ${event}`, p.values as never[], { prepare: true });
+      const [found] = await app.sql.unsafe(`select 1 from events e where ${event}`, p.values as never[], {
+        prepare: true,
+      });
       throw found ? unauthorized() : notFound();
     }
     const where = 'f.event_id = (select id from ev)';
-    const form = resource('custom_form', 'custom-forms', 'f.id',
+    const form = resource(
+      'custom_form',
+      'custom-forms',
+      'f.id',
       attributes(
         'f.form, f.field_identifier as "field-identifier", f.type, f.name, f.description, f.is_required as "is-required", ' +
           'f.is_included as "is-included", f.is_fixed as "is-fixed", f.is_public as "is-public", f.position, f.is_complex as "is-complex", ' +
           'f.is_allow_edit as "is-allow-edit", f.form_id as "form-id", f.min, f.max, f.translations, f.main_language as "main-language"',
       ),
-      [{ name: 'event', data: linkOne('event', 'f.event_id') }]);
+      [{ name: 'event', data: linkOne('event', 'f.event_id') }],
+    );
     const statement =
       `with ev as (select e.id from events e where ${event}), ` +
       `page as (select f.* from custom_forms f where ${where} order by f.id limit ${p.add('size', size, 'int')} offset ${p.add('offset', (number - 1) * size, 'int')}), ` +
@@ -463,7 +580,13 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
     await callerOf(request);
     const { size, number, prefix } = pageOf(request, []);
     const p = new Params();
-    const page = resource('page', 'pages', 'x.id', attributes('x.name, x.title, x.url, x.description, x.language, x.index, x.place'), []);
+    const page = resource(
+      'page',
+      'pages',
+      'x.id',
+      attributes('x.name, x.title, x.url, x.description, x.language, x.index, x.place'),
+      [],
+    );
     const statement =
       `with page as (select x.* from pages x order by x.id limit ${p.add('size', size, 'int')} offset ${p.add('offset', (number - 1) * size, 'int')}), ` +
       'n as (select count(*)::int as count from pages) ' +

@@ -39,5 +39,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const before = await readFile(README, 'utf8');
   const after = withConfigTable(before);
   if (after !== before) await writeFile(README, after);
-  console.log(`README.md: ${Object.keys(ConfigSchema.properties).length} variables${after === before ? ', already current' : ' written'}`);
+  console.log(
+    `README.md: ${Object.keys(ConfigSchema.properties).length} variables${after === before ? ', already current' : ' written'}`,
+  );
 }

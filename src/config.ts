@@ -20,21 +20,29 @@ export const ConfigSchema = Type.Object({
   ),
   DATA_DIR: Type.String({
     default: './data',
-    description: 'embedded database (when `DATABASE_URL` is unset) and the generated JWT secret (when `JWT_SECRET` is unset)',
+    description:
+      'embedded database (when `DATABASE_URL` is unset) and the generated JWT secret (when `JWT_SECRET` is unset)',
   }),
   METRICS_TOKEN: Type.Optional(
     Type.String({
       minLength: 16,
-      description: 'when set (16 characters or more), `GET /metrics` answers only requests with `Authorization: Bearer <METRICS_TOKEN>`',
+      description:
+        'when set (16 characters or more), `GET /metrics` answers only requests with `Authorization: Bearer <METRICS_TOKEN>`',
     }),
   ),
   EMBEDDED_PG_PORT: Type.Integer({
     minimum: 1,
     maximum: 65535,
     default: 54320,
-    description: 'port of the embedded PostgreSQL on 127.0.0.1, used when `DATABASE_URL` is unset (set another when two checkouts run at once)',
+    description:
+      'port of the embedded PostgreSQL on 127.0.0.1, used when `DATABASE_URL` is unset (set another when two checkouts run at once)',
   }),
-  DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'connections in the pool (per process)' }),
+  DB_POOL_MAX: Type.Integer({
+    minimum: 1,
+    maximum: 200,
+    default: 10,
+    description: 'connections in the pool (per process)',
+  }),
   DB_CONNECT_TIMEOUT_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 60,
@@ -53,12 +61,14 @@ export const ConfigSchema = Type.Object({
   READ_CACHE_MB: Type.Number({
     minimum: 0,
     default: 64,
-    description: 'memory of each API process for answers to JSON:API reads, kept until a table they read changes (`0`: no cache; see Production)',
+    description:
+      'memory of each API process for answers to JSON:API reads, kept until a table they read changes (`0`: no cache; see Production)',
   }),
   LIST_ALL_MAX: Type.Integer({
     minimum: 20,
     default: 10000,
-    description: 'the most records a list answers to `page[size]=0` ("all", 400 when more match), and the largest `page[size]` (at least 20)',
+    description:
+      'the most records a list answers to `page[size]=0` ("all", 400 when more match), and the largest `page[size]` (at least 20)',
   }),
   JWT_SECRET: Type.Optional(
     Type.String({
@@ -75,12 +85,21 @@ export const ConfigSchema = Type.Object({
       "refresh token lifetime in seconds (the default is 30 days), counted from each token's issue; a login ends when its last token has " +
       'expired (see [Logins and account flows](#logins-and-account-flows))',
   }),
-  EMAIL_VERIFICATION_EXPIRES_IN: Type.Integer({ minimum: 60, default: 604800, description: 'lifetime in seconds of the link of a verification mail' }),
-  PASSWORD_RESET_EXPIRES_IN: Type.Integer({ minimum: 60, default: 3600, description: 'lifetime in seconds of the link of a password reset mail' }),
+  EMAIL_VERIFICATION_EXPIRES_IN: Type.Integer({
+    minimum: 60,
+    default: 604800,
+    description: 'lifetime in seconds of the link of a verification mail',
+  }),
+  PASSWORD_RESET_EXPIRES_IN: Type.Integer({
+    minimum: 60,
+    default: 3600,
+    description: 'lifetime in seconds of the link of a password reset mail',
+  }),
   SUPER_ADMIN_EMAIL: Type.Optional(
     Type.String({
       pattern: '^[^@\\s]+@[^@\\s]+$',
-      description: 'with `SUPER_ADMIN_PASSWORD`: create or promote the super admin of this e-mail address at start-up (idempotent)',
+      description:
+        'with `SUPER_ADMIN_PASSWORD`: create or promote the super admin of this e-mail address at start-up (idempotent)',
     }),
   ),
   SUPER_ADMIN_PASSWORD: Type.Optional(
@@ -142,10 +161,14 @@ export const ConfigSchema = Type.Object({
   SMTP_URL: Type.Optional(
     Type.String({
       pattern: '^smtps?://',
-      description: 'SMTP server, e.g. `smtp://user:pass@mail.example.com:587` (or `smtps://`); used when the admin settings name no SMTP server',
+      description:
+        'SMTP server, e.g. `smtp://user:pass@mail.example.com:587` (or `smtps://`); used when the admin settings name no SMTP server',
     }),
   ),
-  MAIL_FROM: Type.String({ default: 'Open Event <no-reply@localhost>', description: 'sender when the admin settings name none' }),
+  MAIL_FROM: Type.String({
+    default: 'Open Event <no-reply@localhost>',
+    description: 'sender when the admin settings name none',
+  }),
   MAIL_OUTBOX_DIR: Type.String({
     default: './data/outbox',
     description:
@@ -155,12 +178,14 @@ export const ConfigSchema = Type.Object({
   MAIL_RETRY_SECONDS: Type.Integer({
     minimum: 1,
     default: 60,
-    description: 'a failed delivery is retried after this delay in seconds, doubling each time, up to `MAIL_RETRY_LIMIT` times, then marked failed',
+    description:
+      'a failed delivery is retried after this delay in seconds, doubling each time, up to `MAIL_RETRY_LIMIT` times, then marked failed',
   }),
   MAIL_RETRY_LIMIT: Type.Integer({
     minimum: 0,
     default: 10,
-    description: 'how many times a failed delivery is retried (first after `MAIL_RETRY_SECONDS`, doubling each time) before the mail is marked failed',
+    description:
+      'how many times a failed delivery is retried (first after `MAIL_RETRY_SECONDS`, doubling each time) before the mail is marked failed',
   }),
   PUBLIC_URL: Type.Optional(
     Type.String({
@@ -169,7 +194,10 @@ export const ConfigSchema = Type.Object({
       defaultText: '`http://localhost:<PORT>`',
     }),
   ),
-  STORAGE_DIR: Type.String({ default: './data/storage', description: 'local file storage, served at `/static/media/`' }),
+  STORAGE_DIR: Type.String({
+    default: './data/storage',
+    description: 'local file storage, served at `/static/media/`',
+  }),
   LOCAL_STORAGE_SHARED: Type.Boolean({
     default: false,
     description:
@@ -186,27 +214,66 @@ export const ConfigSchema = Type.Object({
       defaultText: 'the system temp folder',
     }),
   ),
-  UPLOAD_MAX_FILE_BYTES: Type.Integer({ minimum: 1, default: 134217728, description: 'largest uploaded file, in bytes (413 above)' }),
-  UPLOAD_MAX_FILES: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'files per upload request (400 above)' }),
-  IMAGE_MAX_BYTES: Type.Integer({ minimum: 1, default: 10485760, description: 'largest image of `POST /v1/upload/image`, in bytes (413 above)' }),
-  IMAGE_MAX_PIXELS: Type.Integer({ minimum: 1, default: 40000000, description: 'images with more pixels (width x height) than this are never decoded' }),
-  IMPORT_MAX_ENTRIES: Type.Integer({ minimum: 1, default: 20000, description: 'limit of an import archive: the entries (files) it may hold' }),
-  IMPORT_MAX_INFLATED_BYTES: Type.Integer({ minimum: 1, default: 1073741824, description: 'limit of an import archive: its inflated size, in bytes' }),
-  IMPORT_MAX_RATIO: Type.Integer({ minimum: 1, default: 200, description: 'limit of an import archive: the compression ratio of any one entry' }),
+  UPLOAD_MAX_FILE_BYTES: Type.Integer({
+    minimum: 1,
+    default: 134217728,
+    description: 'largest uploaded file, in bytes (413 above)',
+  }),
+  UPLOAD_MAX_FILES: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 10,
+    description: 'files per upload request (400 above)',
+  }),
+  IMAGE_MAX_BYTES: Type.Integer({
+    minimum: 1,
+    default: 10485760,
+    description: 'largest image of `POST /v1/upload/image`, in bytes (413 above)',
+  }),
+  IMAGE_MAX_PIXELS: Type.Integer({
+    minimum: 1,
+    default: 40000000,
+    description: 'images with more pixels (width x height) than this are never decoded',
+  }),
+  IMPORT_MAX_ENTRIES: Type.Integer({
+    minimum: 1,
+    default: 20000,
+    description: 'limit of an import archive: the entries (files) it may hold',
+  }),
+  IMPORT_MAX_INFLATED_BYTES: Type.Integer({
+    minimum: 1,
+    default: 1073741824,
+    description: 'limit of an import archive: its inflated size, in bytes',
+  }),
+  IMPORT_MAX_RATIO: Type.Integer({
+    minimum: 1,
+    default: 200,
+    description: 'limit of an import archive: the compression ratio of any one entry',
+  }),
   IMPORT_MAX_JSON_BYTES: Type.Integer({
     minimum: 1,
     default: 67108864,
-    description: 'inflated size of any one JSON file of an import archive (each is parsed in memory; the import fails above it)',
+    description:
+      'inflated size of any one JSON file of an import archive (each is parsed in memory; the import fails above it)',
   }),
   FETCH_ALLOW_PRIVATE: Type.Boolean({
     default: false,
     description: 'let fetches of user-given URLs (remote images) reach private and loopback addresses',
   }),
-  FETCH_MAX_BYTES: Type.Integer({ minimum: 1, default: 20971520, description: 'size limit of one remote fetch (images, media), in bytes' }),
-  FETCH_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, default: 20, description: 'time limit of one remote fetch, in seconds' }),
+  FETCH_MAX_BYTES: Type.Integer({
+    minimum: 1,
+    default: 20971520,
+    description: 'size limit of one remote fetch (images, media), in bytes',
+  }),
+  FETCH_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 1,
+    default: 20,
+    description: 'time limit of one remote fetch, in seconds',
+  }),
   ASSISTANT_SETTINGS_DIR: Type.String({
     default: './data/settings',
-    description: "the assistant's settings files (accounting, authorization, groups); `userRole` edited in authorization.json is applied at start-up",
+    description:
+      "the assistant's settings files (accounting, authorization, groups); `userRole` edited in authorization.json is applied at start-up",
   }),
   SKILL_REPO_DIR: Type.String({
     default: './data/skills',
@@ -225,7 +292,11 @@ export const ConfigSchema = Type.Object({
     default: 300,
     description: 'time limit of one app build, in seconds (reading the event included)',
   }),
-  APPGEN_MAX_DATA_BYTES: Type.Integer({ minimum: 1, default: 67108864, description: 'the bytes one app build may read from the endpoint' }),
+  APPGEN_MAX_DATA_BYTES: Type.Integer({
+    minimum: 1,
+    default: 67108864,
+    description: 'the bytes one app build may read from the endpoint',
+  }),
   APPGEN_RATE_PER_EMAIL: Type.Integer({
     minimum: 1,
     default: 5,
@@ -235,7 +306,8 @@ export const ConfigSchema = Type.Object({
   APPGEN_RATE_PER_IP: Type.Integer({
     minimum: 1,
     default: 20,
-    description: 'app builds one client address (IPv6: its /64) may ask for per `APPGEN_RATE_WINDOW_SECONDS` (429 with `Retry-After` above)',
+    description:
+      'app builds one client address (IPv6: its /64) may ask for per `APPGEN_RATE_WINDOW_SECONDS` (429 with `Retry-After` above)',
   }),
   APPGEN_RATE_WINDOW_SECONDS: Type.Integer({
     minimum: 1,
@@ -264,7 +336,8 @@ export const ConfigSchema = Type.Object({
   LOGIN_WINDOW_SECONDS: Type.Integer({
     minimum: 1,
     default: 900,
-    description: 'the window of the login limits `LOGIN_MAX_FAILURES` and `LOGIN_MAX_FAILURES_PER_IP` (and of failed tokens per client address), in seconds',
+    description:
+      'the window of the login limits `LOGIN_MAX_FAILURES` and `LOGIN_MAX_FAILURES_PER_IP` (and of failed tokens per client address), in seconds',
   }),
   MAIL_RATE_PER_RECIPIENT: Type.Integer({
     minimum: 1,
@@ -302,7 +375,8 @@ export const ConfigSchema = Type.Object({
   TRUST_PROXY: Type.Optional(
     Type.String({
       minLength: 1,
-      description: 'comma-separated addresses or CIDRs of the load balancers whose `X-Forwarded-For` gives the client address (rate limits)',
+      description:
+        'comma-separated addresses or CIDRs of the load balancers whose `X-Forwarded-For` gives the client address (rate limits)',
     }),
   ),
   EXPORT_LINK_SECONDS: Type.Integer({

@@ -7,11 +7,14 @@ import { loadConfig } from './config.js';
  */
 export async function openapiDocument(): Promise<string> {
   const config = loadConfig({ LOG_LEVEL: 'silent' });
-  const app = await buildApp({
-    ...config,
-    DATABASE_URL: 'postgres://openapi@127.0.0.1:1/openapi',
-    JWT_SECRET: 'openapi-document-generation-needs-no-secret',
-  }, { connect: false });
+  const app = await buildApp(
+    {
+      ...config,
+      DATABASE_URL: 'postgres://openapi@127.0.0.1:1/openapi',
+      JWT_SECRET: 'openapi-document-generation-needs-no-secret',
+    },
+    { connect: false },
+  );
   try {
     await app.ready();
     return `${JSON.stringify(app.swagger(), null, 2)}\n`;

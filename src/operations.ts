@@ -21,7 +21,8 @@ const READY_TIMEOUT_MS = 2_000;
 
 /** The migrations this version brings (drizzle-kit's journal), which a ready database has all applied. */
 const expectedMigrations = (): number =>
-  (JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
+  (JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }).entries
+    .length;
 
 /** The pool's state, from the driver's `pool()` (db/patches/postgres+3.4.9-pool-stats.patch). */
 interface PoolState {
@@ -53,7 +54,12 @@ function metricsOf(app: FastifyInstance, queues: string[]) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route pattern, method and status', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method and status',
+    labelNames,
+    registers: [registry],
+  });
   const durations = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from the request to its answer, by route pattern, method and status',
@@ -92,7 +98,14 @@ function metricsOf(app: FastifyInstance, queues: string[]) {
     async collect() {
       // A database that is down leaves the queues out of this scrape rather than failing it.
       // Without persistQueueStats, pg-boss answers one snapshot: the counts its monitor keeps on the queue.
-      const stats = await Promise.all(queues.map((name) => app.boss.getQueueStats(name).then((s) => s[0], () => undefined)));
+      const stats = await Promise.all(
+        queues.map((name) =>
+          app.boss.getQueueStats(name).then(
+            (s) => s[0],
+            () => undefined,
+          ),
+        ),
+      );
       for (const s of stats) {
         if (!s) continue;
         this.set({ queue: s.name, state: 'queued' }, s.queuedCount);
@@ -157,7 +170,11 @@ function metricsOf(app: FastifyInstance, queues: string[]) {
     },
   });
   const observe = (request: FastifyRequest, reply: FastifyReply) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status: String(reply.statusCode),
+    };
     requests.inc(labels);
     durations.observe(labels, reply.elapsedTime / 1000);
   };
@@ -172,7 +189,10 @@ function metricsOf(app: FastifyInstance, queues: string[]) {
  */
 export const operations = fp(
   async (app: FastifyInstance, { config }: { config: Config }) => {
-    const { registry, observe } = metricsOf(app, jobs(config).map((job) => job.name));
+    const { registry, observe } = metricsOf(
+      app,
+      jobs(config).map((job) => job.name),
+    );
     app.addHook('onResponse', async (request, reply) => observe(request, reply));
     const expected = expectedMigrations();
 
@@ -183,8 +203,11 @@ export const operations = fp(
           tags: [operationsTag.name],
           operationId: 'getHealth',
           summary: 'Whether the process is alive',
-          description: 'Answers without asking the database: for a liveness probe (restart the process when it does not answer).',
-          response: { 200: { description: 'The process answers', content: { 'application/json': { schema: HealthBody } } } },
+          description:
+            'Answers without asking the database: for a liveness probe (restart the process when it does not answer).',
+          response: {
+            200: { description: 'The process answers', content: { 'application/json': { schema: HealthBody } } },
+          },
         },
       },
       async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }),
@@ -206,9 +229,15 @@ export const operations = fp(
         },
       },
       async (_request, reply) => {
-        const checks = { database: 'ok', migrations: 'ok', jobs: app.jobWorkers.expected ? (app.jobWorkers.started ? 'ok' : 'not started') : 'not run here' };
+        const checks = {
+          database: 'ok',
+          migrations: 'ok',
+          jobs: app.jobWorkers.expected ? (app.jobWorkers.started ? 'ok' : 'not started') : 'not run here',
+        };
         try {
-          const applied = app.sql<{ applied: number }[]>`select count(*)::int as applied from drizzle.__drizzle_migrations`;
+          const applied = app.sql<
+            { applied: number }[]
+          >`select count(*)::int as applied from drizzle.__drizzle_migrations`;
           const [row] = await within(applied, READY_TIMEOUT_MS, `no answer within ${READY_TIMEOUT_MS / 1000} s`);
           if (row!.applied < expected) checks.migrations = `${row!.applied} of ${expected} applied`;
         } catch (err) {
@@ -216,7 +245,8 @@ export const operations = fp(
           checks.migrations = 'unknown';
         }
         const missing = Object.entries(checks).filter(([, state]) => state !== 'ok' && state !== 'not run here');
-        if (missing.length > 0) throw serviceUnavailable(`Not ready: ${missing.map(([name, state]) => `${name} ${state}`).join('; ')}`);
+        if (missing.length > 0)
+          throw serviceUnavailable(`Not ready: ${missing.map(([name, state]) => `${name} ${state}`).join('; ')}`);
         return reply.header('cache-control', 'no-store').send({ status: 'ready', checks });
       },
     );
@@ -231,8 +261,15 @@ export const operations = fp(
           description:
             'Requests and their durations by route and status, the database pool, job queues, mail deliveries, the read cache and the process (CPU, memory, event loop). With METRICS_TOKEN set, only with `Authorization: Bearer <METRICS_TOKEN>`.',
           response: {
-            200: { description: 'The metrics (`text/plain; version=0.0.4`)', content: { 'text/plain': { schema: { type: 'string' } } } },
-            ...errorResponses([401], { 401: 'METRICS_TOKEN is set and the request does not carry it' }, { database: false }),
+            200: {
+              description: 'The metrics (`text/plain; version=0.0.4`)',
+              content: { 'text/plain': { schema: { type: 'string' } } },
+            },
+            ...errorResponses(
+              [401],
+              { 401: 'METRICS_TOKEN is set and the request does not carry it' },
+              { database: false },
+            ),
           },
         },
       },
@@ -241,9 +278,18 @@ export const operations = fp(
         if (token) {
           const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
           if (!given || !sameSecret(given, token))
-            throw new JsonApiError(401, 'Unauthorized', 'The metrics need Authorization: Bearer <METRICS_TOKEN>', undefined, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+            throw new JsonApiError(
+              401,
+              'Unauthorized',
+              'The metrics need Authorization: Bearer <METRICS_TOKEN>',
+              undefined,
+              { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+            );
         }
-        return reply.header('cache-control', 'no-store').type(registry.contentType).send(await registry.metrics());
+        return reply
+          .header('cache-control', 'no-store')
+          .type(registry.contentType)
+          .send(await registry.metrics());
       },
     );
   },

@@ -45,7 +45,9 @@ const packageOf = (stack: string) =>
 /** A route a library declares: the library, and the project file that imports (registers) it. */
 async function registeredBy(pkg: string): Promise<string> {
   for (const folder of ['src', 'plugins']) {
-    for (const entry of (await readdir(join(ROOT, folder), { recursive: true })).filter((f) => f.endsWith('.ts')).sort()) {
+    for (const entry of (await readdir(join(ROOT, folder), { recursive: true }))
+      .filter((f) => f.endsWith('.ts'))
+      .sort()) {
       const text = await readFile(join(ROOT, folder, entry), 'utf8');
       if (text.includes(`from '${pkg}'`)) return `${pkg}, registered in ${folder}/${entry}`;
     }
@@ -84,7 +86,7 @@ export async function routeTable(): Promise<RouteRow[]> {
         path: route.url === '*' ? '*' : route.url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{path}'),
         operationId: schema.operationId ?? '',
         tag: schema.tags?.[0] ?? '',
-        file: resource ? declared.get(resource) ?? '?' : own ?? stack[0] ?? '',
+        file: resource ? (declared.get(resource) ?? '?') : (own ?? stack[0] ?? ''),
         ...(resource ? { engine: stack[0]?.replace(/:\d+$/, '') } : {}),
         ...(stack.length === 0 ? { pkg: packageOf(trace) } : {}),
       });
@@ -93,7 +95,11 @@ export async function routeTable(): Promise<RouteRow[]> {
   const previous = Error.stackTraceLimit;
   Error.stackTraceLimit = 50;
   const app = await buildApp(
-    { ...loadConfig({ LOG_LEVEL: 'silent' }), DATABASE_URL: 'postgres://routes@127.0.0.1:1/routes', JWT_SECRET: 'the-route-table-needs-no-secret-at-all' },
+    {
+      ...loadConfig({ LOG_LEVEL: 'silent' }),
+      DATABASE_URL: 'postgres://routes@127.0.0.1:1/routes',
+      JWT_SECRET: 'the-route-table-needs-no-secret-at-all',
+    },
     { connect: false, onRoute },
   );
   try {
@@ -111,7 +117,12 @@ export async function routeTable(): Promise<RouteRow[]> {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const rows = await routeTable();
-  const widths = [7, Math.max(...rows.map((r) => r.path.length)), Math.max(...rows.map((r) => r.operationId.length)), Math.max(...rows.map((r) => r.tag.length))];
+  const widths = [
+    7,
+    Math.max(...rows.map((r) => r.path.length)),
+    Math.max(...rows.map((r) => r.operationId.length)),
+    Math.max(...rows.map((r) => r.tag.length)),
+  ];
   for (const r of rows) {
     const cells = [r.method, r.path, r.operationId, r.tag].map((c, i) => c.padEnd(widths[i]!));
     console.log(`${cells.join('  ')}  ${r.file}${r.engine ? ` (engine: ${r.engine})` : ''}`);

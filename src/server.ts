@@ -46,7 +46,11 @@ function onSignals(timeoutSeconds: number, drain: (signal: NodeJS.Signals) => Pr
     process.on(signal, () => {
       if (closing) return;
       closing = true;
-      void within(drain(signal), timeoutSeconds * 1000, `the shutdown did not end within ${timeoutSeconds} seconds (SHUTDOWN_TIMEOUT_SECONDS)`)
+      void within(
+        drain(signal),
+        timeoutSeconds * 1000,
+        `the shutdown did not end within ${timeoutSeconds} seconds (SHUTDOWN_TIMEOUT_SECONDS)`,
+      )
         .then(
           () => 0,
           (err: unknown) => {
@@ -69,7 +73,9 @@ function banner(config: Settings, port: number, embedded: boolean, processes = 1
   console.log(`OpenAPI document: ${base}/docs/json`);
   console.log(`Role:             ${config.ROLE === 'all' ? 'API and background jobs' : 'API only'}`);
   if (processes > 1) console.log(`Processes:        ${processes} (one port, connections spread by the cluster)`);
-  console.log(`Database:         ${embedded ? `embedded PostgreSQL under ${join(config.DATA_DIR, 'postgres')}` : 'DATABASE_URL'}`);
+  console.log(
+    `Database:         ${embedded ? `embedded PostgreSQL under ${join(config.DATA_DIR, 'postgres')}` : 'DATABASE_URL'}`,
+  );
 }
 
 /** Builds the app on a prepared database and serves it (or only its jobs, role `worker`). */
@@ -131,15 +137,19 @@ function runCluster(config: Settings, env: Record<string, string>, embedded?: Em
       stopping = true;
       const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
       const ends = await Promise.all(
-        workers.map((w) => new Promise<string | number>((resolve) => {
-          // Ended by the signal itself before it served (still starting, no handler yet): nothing was in flight.
-          const ended = (code: number | null, by: string | null) => resolve(code ?? (by === signal && !serving.has(w.id) ? 0 : String(by)));
-          if (w.isDead()) ended(w.process.exitCode, w.process.signalCode);
-          else {
-            w.once('exit', ended);
-            w.process.kill(signal);
-          }
-        })),
+        workers.map(
+          (w) =>
+            new Promise<string | number>((resolve) => {
+              // Ended by the signal itself before it served (still starting, no handler yet): nothing was in flight.
+              const ended = (code: number | null, by: string | null) =>
+                resolve(code ?? (by === signal && !serving.has(w.id) ? 0 : String(by)));
+              if (w.isDead()) ended(w.process.exitCode, w.process.signalCode);
+              else {
+                w.once('exit', ended);
+                w.process.kill(signal);
+              }
+            }),
+        ),
       );
       if (ends.some((end) => end !== 0)) throw new Error(`API processes ended with ${ends.join(', ')}`);
     },
@@ -164,7 +174,8 @@ async function main() {
   } catch (err) {
     throw unreachable(err, url, !embedded) ?? err;
   }
-  if (config.ROLE !== 'all' && !config.LOCAL_STORAGE_SHARED && (await storesLocally(url))) throw new StartupError(LOCAL_STORAGE_SPLIT);
+  if (config.ROLE !== 'all' && !config.LOCAL_STORAGE_SHARED && (await storesLocally(url)))
+    throw new StartupError(LOCAL_STORAGE_SPLIT);
   const secret = config.JWT_SECRET ?? (await persistedSecret(config.DATA_DIR));
   if (config.SUPER_ADMIN_EMAIL && config.SUPER_ADMIN_PASSWORD) {
     const { sql, db } = connect({ url, poolMax: 1 });

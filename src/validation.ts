@@ -46,7 +46,9 @@ export function buildValidator(externalSchemas: Record<string, AnySchema>): Fast
   const { body, other } = entry;
   /** Bodies a handler streams itself (multipart uploads): their schema documents the form only. */
   const streamed = (schema: { $ref?: string; 'x-streamed'?: boolean }) =>
-    schema['x-streamed'] === true || (schema.$ref !== undefined && (externalSchemas[schema.$ref] as { 'x-streamed'?: boolean } | undefined)?.['x-streamed'] === true);
+    schema['x-streamed'] === true ||
+    (schema.$ref !== undefined &&
+      (externalSchemas[schema.$ref] as { 'x-streamed'?: boolean } | undefined)?.['x-streamed'] === true);
   return ({ schema, httpPart }) => {
     if (httpPart === 'body' && streamed(schema as object)) return () => true;
     const ajv = httpPart === 'body' ? body : other;

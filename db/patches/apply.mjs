@@ -27,16 +27,19 @@ function parse(diff) {
   return files;
 }
 
-for (const name of readdirSync(here).filter((n) => n.endsWith('.patch')).sort()) {
+for (const name of readdirSync(here)
+  .filter((n) => n.endsWith('.patch'))
+  .sort()) {
   for (const { path, hunks } of parse(readFileSync(join(here, name), 'utf8'))) {
     const target = join(root, path);
     let text = readFileSync(target, 'utf8');
     for (const { before, after } of hunks) {
       // A trailing empty line is the diff's end, not part of the hunk.
-      while (before.at(-1) === '' && after.at(-1) === '') (before.pop(), after.pop());
+      while (before.at(-1) === '' && after.at(-1) === '') before.pop(), after.pop();
       const [from, to] = [before.join('\n'), after.join('\n')];
       if (text.includes(to)) continue;
-      if (!text.includes(from)) throw new Error(`${name}: a hunk does not match ${path}; update the patch for the installed version`);
+      if (!text.includes(from))
+        throw new Error(`${name}: a hunk does not match ${path}; update the patch for the installed version`);
       text = text.replace(from, to);
     }
     writeFileSync(target, text);

@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { bytea } from './site.js';
 import { users } from './users.js';
@@ -24,7 +36,10 @@ export const skills = pgTable(
     createdAt: stamp('created_at').notNull().defaultNow(),
     modifiedAt: stamp('modified_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('skills_path_key').on(t.model, t.group, t.language, t.name), index('skills_author_id_idx').on(t.authorId)],
+  (t) => [
+    uniqueIndex('skills_path_key').on(t.model, t.group, t.language, t.name),
+    index('skills_author_id_idx').on(t.authorId),
+  ],
 );
 
 /** Uses of a skill per day. */

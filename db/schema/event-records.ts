@@ -1,6 +1,15 @@
 import { sql } from 'drizzle-orm';
 import {
-  boolean, doublePrecision, index, integer, jsonb, pgTable, serial, text, uniqueIndex, varchar,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+  varchar,
 } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { events } from './events.js';

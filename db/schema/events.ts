@@ -1,6 +1,18 @@
 import { sql } from 'drizzle-orm';
 import {
-  boolean, check, doublePrecision, index, integer, jsonb, pgTable, pgView, primaryKey, serial, text, uniqueIndex, varchar,
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  pgView,
+  primaryKey,
+  serial,
+  text,
+  uniqueIndex,
+  varchar,
 } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { groups } from './groups.js';
@@ -168,7 +180,10 @@ export const eventRoles = pgTable(
     primaryKey({ columns: [t.eventId, t.userId, t.role] }),
     uniqueIndex('event_roles_id_key').on(t.id),
     index('event_roles_user_id_idx').on(t.userId),
-    check('event_roles_role', sql`${t.role} in ('owner', 'organizer', 'coorganizer', 'track_organizer', 'registrar', 'moderator')`),
+    check(
+      'event_roles_role',
+      sql`${t.role} in ('owner', 'organizer', 'coorganizer', 'track_organizer', 'registrar', 'moderator')`,
+    ),
   ],
 );
 

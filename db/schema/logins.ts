@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, check, index, integer, pgTable, uuid, varchar, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  integer,
+  pgTable,
+  uuid,
+  varchar,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { bytea } from './site.js';
 import { users } from './users.js';
@@ -43,7 +53,9 @@ export const refreshTokens = pgTable(
     loginId: uuid('login_id')
       .notNull()
       .references(() => logins.id, { onDelete: 'cascade' }),
-    parentId: bigint('parent_id', { mode: 'number' }).references((): AnyPgColumn => refreshTokens.id, { onDelete: 'cascade' }),
+    parentId: bigint('parent_id', { mode: 'number' }).references((): AnyPgColumn => refreshTokens.id, {
+      onDelete: 'cascade',
+    }),
     tokenHash: bytea('token_hash').notNull().unique('refresh_tokens_token_hash_key'),
     createdAt: stamp('created_at').notNull().defaultNow(),
     expiresAt: stamp('expires_at').notNull(),

@@ -1,12 +1,33 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, numeric, pgTable, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { events } from './events.js';
 import { users } from './users.js';
 
 export const ORDER_STATUSES = ['initializing', 'pending', 'placed', 'completed', 'cancelled', 'expired'] as const;
 export const PAYMENT_MODES = [
-  'free', 'stripe', 'paypal', 'bank', 'cheque', 'onsite', 'omise', 'alipay', 'paytm', 'invoice',
+  'free',
+  'stripe',
+  'paypal',
+  'bank',
+  'cheque',
+  'onsite',
+  'omise',
+  'alipay',
+  'paytm',
+  'invoice',
 ] as const;
 
 export interface Attendee {

@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { microlocations, sessionTypes, tracks } from './event-records.js';
 import { events } from './events.js';
@@ -127,6 +140,8 @@ export const speakersSessions = pgTable(
       .notNull()
       .references(() => sessions.id, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.speakerId, t.sessionId] }), index('speakers_sessions_session_id_idx').on(t.sessionId)],
+  (t) => [
+    primaryKey({ columns: [t.speakerId, t.sessionId] }),
+    index('speakers_sessions_session_id_idx').on(t.sessionId),
+  ],
 );
-

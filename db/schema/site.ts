@@ -146,10 +146,16 @@ export const settings = pgTable(
     check('settings_single_row', sql`${t.id} = 1`),
     check('settings_storage_place', sql`${t.storagePlace} in ('local', 's3', 'gs')`),
     check('settings_email_service', sql`${t.emailService} in ('disable', 'smtp', 'sendgrid')`),
-    check('settings_smtp_encryption', sql`${t.smtpEncryption} in ('none', 'no-encryption', 'ssl', 'tls', 'tls-optional')`),
+    check(
+      'settings_smtp_encryption',
+      sql`${t.smtpEncryption} in ('none', 'no-encryption', 'ssl', 'tls', 'tls-optional')`,
+    ),
     check('settings_app_environment', sql`${t.appEnvironment} in ('development', 'staging', 'production')`),
     check('settings_start_pg_enabled', sql`${t.startPgEnabled} in ('default', 'event')`),
-    check('settings_payment_modes', sql`${t.stripeMode} in ('debug', 'production') and ${t.paypalMode} in ('sandbox', 'live') and ${t.omiseMode} in ('test', 'live') and ${t.paytmMode} in ('test', 'live')`),
+    check(
+      'settings_payment_modes',
+      sql`${t.stripeMode} in ('debug', 'production') and ${t.paypalMode} in ('sandbox', 'live') and ${t.omiseMode} in ('test', 'live') and ${t.paytmMode} in ('test', 'live')`,
+    ),
   ],
 );
 

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { check, doublePrecision, index, integer, pgTable, pgView, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import {
+  check,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  pgView,
+  serial,
+  text,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { events } from './events.js';
 import { sessions } from './sessions.js';
@@ -27,8 +38,12 @@ export const feedback = pgTable(
     index('feedback_session_id_idx').on(t.sessionId),
     index('feedback_user_id_idx').on(t.userId),
     // One live rating per user and session, and per user and event for the event's own feedback.
-    uniqueIndex('feedback_session_user_key').on(t.sessionId, t.userId).where(sql`${t.deletedAt} is null and ${t.sessionId} is not null`),
-    uniqueIndex('feedback_event_user_key').on(t.eventId, t.userId).where(sql`${t.deletedAt} is null and ${t.sessionId} is null`),
+    uniqueIndex('feedback_session_user_key')
+      .on(t.sessionId, t.userId)
+      .where(sql`${t.deletedAt} is null and ${t.sessionId} is not null`),
+    uniqueIndex('feedback_event_user_key')
+      .on(t.eventId, t.userId)
+      .where(sql`${t.deletedAt} is null and ${t.sessionId} is null`),
     check('feedback_rating_range', sql`${t.rating} between 1 and 5`),
   ],
 );
@@ -73,7 +88,9 @@ export const speakerInvites = pgTable(
     index('speaker_invites_session_id_idx').on(t.sessionId),
     index('speaker_invites_email_idx').on(sql`lower(${t.email})`),
     // One pending invitation per address and session.
-    uniqueIndex('speaker_invites_pending_key').on(t.sessionId, sql`lower(${t.email})`).where(sql`${t.status} = 'pending'`),
+    uniqueIndex('speaker_invites_pending_key')
+      .on(t.sessionId, sql`lower(${t.email})`)
+      .where(sql`${t.status} = 'pending'`),
     check('speaker_invites_status', sql`${t.status} in ('pending', 'accepted', 'rejected')`),
   ],
 );

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { events } from './events.js';
 
 /**
@@ -24,7 +35,9 @@ export const videoStreams = pgTable(
     isChatEnabled: boolean('is_chat_enabled').notNull().default(false),
     isGlobalEventRoom: boolean('is_global_event_room').notNull().default(false),
     /** The chat room's name, as the reference derives it: the name with other characters as '-', then the id. */
-    chatRoomName: text('chat_room_name').generatedAlwaysAs(sql`regexp_replace(name, '[^0-9a-zA-Z!]', '-', 'g') || '-' || id`),
+    chatRoomName: text('chat_room_name').generatedAlwaysAs(
+      sql`regexp_replace(name, '[^0-9a-zA-Z!]', '-', 'g') || '-' || id`,
+    ),
   },
   (t) => [
     uniqueIndex('video_streams_event_id_key').on(t.eventId),

@@ -58,4 +58,3 @@ export const notifications = pgTable(
   },
   (t) => [index('notifications_user_id_idx').on(t.userId, t.id)],
 );
-

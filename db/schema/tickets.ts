@@ -1,6 +1,18 @@
 import { sql } from 'drizzle-orm';
 import {
-  boolean, check, doublePrecision, index, integer, jsonb, numeric, pgTable, pgView, serial, text, uniqueIndex, varchar,
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  pgView,
+  serial,
+  text,
+  uniqueIndex,
+  varchar,
 } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { events } from './events.js';

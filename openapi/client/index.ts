@@ -6,7 +6,11 @@ export type { components, operations, paths } from './schema.js';
 export const JSONAPI = 'application/vnd.api+json';
 
 type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
-type BodyMediaTypes<Op> = Op extends { requestBody?: infer B } ? (B extends { content: infer C } ? keyof C : never) : never;
+type BodyMediaTypes<Op> = Op extends { requestBody?: infer B }
+  ? B extends { content: infer C }
+    ? keyof C
+    : never
+  : never;
 type PlainJsonMethods<P extends keyof paths> = {
   [M in Method]: 'application/json' extends BodyMediaTypes<paths[P][M]> ? M : never;
 }[Method];

@@ -17,7 +17,8 @@ export const CONSUMES = ['application/json', 'text/plain', 'application/x-www-fo
 /** A body the generator cannot read at all: malformed JSON or a broken multipart form (400). */
 export class UnreadableBody extends Error {}
 
-const mediaTypeOf = (request: FastifyRequest) => (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+const mediaTypeOf = (request: FastifyRequest) =>
+  (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
 /** Form fields as members: text fields by name (the first of repeated names), file parts as `{ filename }`. */
 function membersOf(entries: Iterable<[string, FormDataEntryValue]>): Record<string, unknown> {
@@ -40,7 +41,9 @@ export async function readBody(request: FastifyRequest): Promise<unknown> {
   const type = mediaTypeOf(request);
   if (type === 'multipart/form-data') {
     try {
-      const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': request.headers['content-type']! } }).formData();
+      const form = await new Response(new Uint8Array(raw), {
+        headers: { 'content-type': request.headers['content-type']! },
+      }).formData();
       return membersOf(form.entries());
     } catch {
       throw new UnreadableBody('Malformed multipart body');

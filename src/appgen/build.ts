@@ -58,8 +58,10 @@ const template = (name: string) => readFile(new URL(name, TEMPLATE));
  */
 function fetcher(limits: BuildLimits) {
   const deadline = Date.now() + limits.timeoutMs;
-  const outOfTime = (url: string) => new BuildError(`The build took longer than ${limits.timeoutMs / 1000} seconds (at ${url})`);
-  const outOfBytes = (url: string) => new BuildError(`The event's data is larger than ${limits.maxDataBytes} bytes (at ${url})`);
+  const outOfTime = (url: string) =>
+    new BuildError(`The build took longer than ${limits.timeoutMs / 1000} seconds (at ${url})`);
+  const outOfBytes = (url: string) =>
+    new BuildError(`The event's data is larger than ${limits.maxDataBytes} bytes (at ${url})`);
   let spent = 0;
   return async (url: string) => {
     const left = { ms: deadline - Date.now(), bytes: limits.maxDataBytes - spent };
@@ -71,7 +73,8 @@ function fetcher(limits: BuildLimits) {
       maxBytes: Math.min(limits.fetch.maxBytes, left.bytes),
     }).catch((err: Error) => {
       if (err instanceof FetchError && err.limit === 'time' && left.ms < limits.fetch.timeoutMs) throw outOfTime(url);
-      if (err instanceof FetchError && err.limit === 'size' && left.bytes < limits.fetch.maxBytes) throw outOfBytes(url);
+      if (err instanceof FetchError && err.limit === 'size' && left.bytes < limits.fetch.maxBytes)
+        throw outOfBytes(url);
       throw new BuildError(`${url}: ${err.message}`);
     });
     spent += body.length;
@@ -81,7 +84,8 @@ function fetcher(limits: BuildLimits) {
 
 async function getJson(fetch: ReturnType<typeof fetcher>, url: string): Promise<unknown> {
   const { body, contentType } = await fetch(url);
-  if (!/\bjson\b/i.test(contentType ?? '')) throw new BuildError(`${url} did not answer JSON (content type ${contentType ?? 'none'})`);
+  if (!/\bjson\b/i.test(contentType ?? ''))
+    throw new BuildError(`${url} did not answer JSON (content type ${contentType ?? 'none'})`);
   try {
     return JSON.parse(body.toString('utf8'));
   } catch {
@@ -90,13 +94,26 @@ async function getJson(fetch: ReturnType<typeof fetcher>, url: string): Promise<
 }
 
 /** The icons (and the logo the page shows), from the event logo or, failing that, the default icon. */
-async function pictures(logoUrl: string | null, fetch: ReturnType<typeof fetcher>, maxPixels: number, log: BuildLog): Promise<Record<string, Buffer>> {
+async function pictures(
+  logoUrl: string | null,
+  fetch: ReturnType<typeof fetcher>,
+  maxPixels: number,
+  log: BuildLog,
+): Promise<Record<string, Buffer>> {
   const from = async (input: Buffer, withLogo: boolean) => {
     const image = () => sharp(input, { limitInputPixels: maxPixels }).rotate();
     const square = (size: number) =>
-      image().resize(size, size, { fit: 'contain', background: '#ffffff' }).flatten({ background: '#ffffff' }).png().toBuffer();
-    const files: Record<string, Buffer> = { 'icons/icon-192.png': await square(192), 'icons/icon-512.png': await square(512) };
-    if (withLogo) files['logo.png'] = await image().resize(256, 256, { fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+      image()
+        .resize(size, size, { fit: 'contain', background: '#ffffff' })
+        .flatten({ background: '#ffffff' })
+        .png()
+        .toBuffer();
+    const files: Record<string, Buffer> = {
+      'icons/icon-192.png': await square(192),
+      'icons/icon-512.png': await square(512),
+    };
+    if (withLogo)
+      files['logo.png'] = await image().resize(256, 256, { fit: 'inside', withoutEnlargement: true }).png().toBuffer();
     return files;
   };
   if (logoUrl) {
@@ -132,19 +149,30 @@ export async function buildEventApp(
   const fetch = fetcher(limits);
   let data: EventData;
   try {
-    data = await loadEvent(spec.endpoint, (url) => getJson(fetch, url), (line) => log.add(line));
+    data = await loadEvent(
+      spec.endpoint,
+      (url) => getJson(fetch, url),
+      (line) => log.add(line),
+    );
   } catch (err) {
     // The reader's own refusals are plain Errors that describe the data; anything else is a bug.
     throw err instanceof Error && err.constructor === Error ? new BuildError(err.message) : err;
   }
   const appName = spec.appName ?? nameFromEvent(data.event.name);
   if (spec.appName === null) log.add(`The app is named after the event: "${appName}"`);
-  log.add(`Read "${data.event.name}": ${data.sessions.length} sessions, ${data.speakers.length} speakers, ${data.tracks.length} tracks, ${data.rooms.length} rooms, ${data.sponsors.length} sponsors`);
+  log.add(
+    `Read "${data.event.name}": ${data.sessions.length} sessions, ${data.speakers.length} speakers, ${data.tracks.length} tracks, ${data.rooms.length} rooms, ${data.sponsors.length} sponsors`,
+  );
   await progress('Building the app');
   const files: Record<string, Buffer | string> = await pictures(data.event.logo, fetch, limits.maxPixels, log);
   for (const name of STATIC) files[name] = await template(name);
   const endpoint = eventUrl(spec.endpoint);
-  files['config.json'] = JSON.stringify({ app_name: appName, endpoint, identifier: spec.identifier, built_at: new Date().toISOString() });
+  files['config.json'] = JSON.stringify({
+    app_name: appName,
+    endpoint,
+    identifier: spec.identifier,
+    built_at: new Date().toISOString(),
+  });
   files['data.json'] = JSON.stringify(data);
   files['manifest.webmanifest'] = JSON.stringify(
     {
@@ -157,7 +185,12 @@ export async function buildEventApp(
       display: 'standalone',
       background_color: '#ffffff',
       theme_color: THEME,
-      icons: [192, 512].map((size) => ({ src: `icons/icon-${size}.png`, sizes: `${size}x${size}`, type: 'image/png', purpose: 'any' })),
+      icons: [192, 512].map((size) => ({
+        src: `icons/icon-${size}.png`,
+        sizes: `${size}x${size}`,
+        type: 'image/png',
+        purpose: 'any',
+      })),
     },
     null,
     2,
@@ -172,10 +205,14 @@ export async function buildEventApp(
   });
   // The service worker caches every file of the app, and the folder itself (index.html).
   const cached = ['./', ...Object.keys(files)].filter((name) => name !== 'sw.js');
-  files['sw.js'] = fill((await template('sw.js')).toString('utf8'), { build: spec.identifier, files: JSON.stringify(cached) });
+  files['sw.js'] = fill((await template('sw.js')).toString('utf8'), {
+    build: spec.identifier,
+    files: JSON.stringify(cached),
+  });
   files['README.txt'] = await template('README.txt');
   const zip = new AdmZip();
-  for (const [name, content] of Object.entries(files)) zip.addFile(name, Buffer.isBuffer(content) ? content : Buffer.from(content));
+  for (const [name, content] of Object.entries(files))
+    zip.addFile(name, Buffer.isBuffer(content) ? content : Buffer.from(content));
   const archive = zip.toBuffer();
   log.add(`Built ${Object.keys(files).length} files, ${archive.length} bytes zipped`);
   return { zip: archive, appName };

@@ -46,9 +46,9 @@ export function sendFailure(reply: FastifyReply, err: unknown) {
     status = doc.status;
     if (doc.headers) reply.headers(doc.headers);
     const [first] = doc.errors;
-    message = status === 503 ? first!.detail : status >= 500 ? 'Internal Server Error' : `${first!.title}: ${first!.detail}`;
+    message =
+      status === 503 ? first!.detail : status >= 500 ? 'Internal Server Error' : `${first!.title}: ${first!.detail}`;
     if (status >= 500) reply.log.error({ err }, 'app generator request failed');
   }
   return reply.code(status).type('application/json; charset=utf-8').send({ status: 'error', code: status, message });
 }
-

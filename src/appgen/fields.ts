@@ -9,7 +9,12 @@ const PRINTABLE_NAME = `^[^${CONTROL}]*[^\\s${CONTROL}][^${CONTROL}]*$`;
 /** What a build needs, as every entry point checks it (the answers differ, the rules do not). */
 export const FIELDS = {
   email: Type.String({ format: 'email', maxLength: 254, description: 'where the app (or the build log) is mailed' }),
-  app_name: Type.String({ minLength: 1, maxLength: 100, pattern: PRINTABLE_NAME, description: 'the name of the app, 1 to 100 characters' }),
+  app_name: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    pattern: PRINTABLE_NAME,
+    description: 'the name of the app, 1 to 100 characters',
+  }),
   endpoint: Type.String({
     format: 'uri',
     maxLength: 2048,
@@ -20,7 +25,9 @@ export const FIELDS = {
 export type Field = keyof typeof FIELDS;
 
 const ajv = makeAjv(false);
-const checks = Object.fromEntries(Object.entries(FIELDS).map(([name, schema]) => [name, ajv.compile(schema)])) as unknown as Record<Field, (value: unknown) => boolean>;
+const checks = Object.fromEntries(
+  Object.entries(FIELDS).map(([name, schema]) => [name, ajv.compile(schema)]),
+) as unknown as Record<Field, (value: unknown) => boolean>;
 
 /** Hosts a browser and a CSP can take as they are: DNS names (IDNs arrive in punycode) or IP literals. */
 const PLAIN_HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)$/;
@@ -40,20 +47,27 @@ export const FIELD_MESSAGES: Record<Field, string> = {
   endpoint: 'endpoint must be an http(s) URL without credentials',
 };
 
-export const Warnings = Type.Array(Type.String(), { description: 'what was ignored: members the entry point does not know' });
+export const Warnings = Type.Array(Type.String(), {
+  description: 'what was ignored: members the entry point does not know',
+});
 
 const MAX_WARNINGS = 10;
 
 /** One warning per member the entry point does not know (a bounded list: the rest are counted). */
 export function unknownMembers(body: Record<string, unknown>, known: readonly string[]): string[] {
   const unknown = Object.keys(body).filter((name) => !known.includes(name));
-  const shown = unknown.slice(0, MAX_WARNINGS).map((name) => `unknown member ${JSON.stringify(name.slice(0, 64))} was ignored`);
+  const shown = unknown
+    .slice(0, MAX_WARNINGS)
+    .map((name) => `unknown member ${JSON.stringify(name.slice(0, 64))} was ignored`);
   if (unknown.length > MAX_WARNINGS) shown.push(`${unknown.length - MAX_WARNINGS} more unknown members were ignored`);
   return shown;
 }
 
 /** The build's name from the event's: control characters and runs of spaces made one space, at most 100 characters. */
 export function nameFromEvent(eventName: string): string {
-  const name = Array.from(eventName.replace(new RegExp(`[\\s${CONTROL}]+`, 'gu'), ' ').trim()).slice(0, 100).join('').trim();
+  const name = Array.from(eventName.replace(new RegExp(`[\\s${CONTROL}]+`, 'gu'), ' ').trim())
+    .slice(0, 100)
+    .join('')
+    .trim();
   return name || 'Event app';
 }

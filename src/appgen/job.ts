@@ -2,7 +2,15 @@ import { storageUnavailable } from '../../plugins/storage.js';
 import type { OutgoingMail } from '../../plugins/mailer.js';
 import type { FastifyInstance } from 'fastify';
 import { withSlot } from '../jobs/slots.js';
-import { finishTask, setTaskStatus, TASK_RETRIES, TaskEnded, taskJob, type AbandonedMail, type Task } from '../jobs/task-job.js';
+import {
+  finishTask,
+  setTaskStatus,
+  TASK_RETRIES,
+  TaskEnded,
+  taskJob,
+  type AbandonedMail,
+  type Task,
+} from '../jobs/task-job.js';
 import { BuildError, BuildLog, buildEventApp, type BuildLimits } from './build.js';
 
 export const APP_QUEUE = 'app-build';
@@ -42,7 +50,12 @@ export const zipName = (appName: string) =>
 /** How mails name the app: by its name, or, before the build has read the event's, by the endpoint. */
 const named = (appName: string | null, endpoint: string) => (appName === null ? `for ${endpoint}` : `"${appName}"`);
 
-const failedMail = (options: AppTaskOptions, message: string, log: BuildLog, appName = options.app_name): OutgoingMail => ({
+const failedMail = (
+  options: AppTaskOptions,
+  message: string,
+  log: BuildLog,
+  appName = options.app_name,
+): OutgoingMail => ({
   to: { address: options.email },
   subject: `Your app ${named(appName, options.endpoint)} could not be built`,
   action: 'app-failed',
@@ -65,22 +78,20 @@ export const appAbandonedMail: AbandonedMail = async (_app, task, message) => {
  * for the retry, and two runs of one job still end it once: one result, one mail.
  */
 export const appBuild = (limits: BuildLimits & { concurrency: number }) =>
-  taskJob(
-    APP_QUEUE,
-    (app, task) => withSlot(app.sql, APP_QUEUE, limits.concurrency, () => build(app, task, limits)),
-    {
-      // pg-boss expires (and retries) a job that runs longer than this: the build's own deadline comes first.
-      queue: { expireInSeconds: Math.ceil(limits.timeoutMs / 1000) + 120 },
-      // Fetching as many as may run keeps the slots busy; the slots themselves are the bound.
-      work: { localConcurrency: limits.concurrency, groupConcurrency: limits.concurrency },
-    },
-  );
+  taskJob(APP_QUEUE, (app, task) => withSlot(app.sql, APP_QUEUE, limits.concurrency, () => build(app, task, limits)), {
+    // pg-boss expires (and retries) a job that runs longer than this: the build's own deadline comes first.
+    queue: { expireInSeconds: Math.ceil(limits.timeoutMs / 1000) + 120 },
+    // Fetching as many as may run keeps the slots busy; the slots themselves are the bound.
+    work: { localConcurrency: limits.concurrency, groupConcurrency: limits.concurrency },
+  });
 
 async function build(app: FastifyInstance, task: Task, limits: BuildLimits) {
   const options = task.options as AppTaskOptions;
   let name = options.app_name;
   const log = new BuildLog();
-  log.add(`Building the app ${name === null ? '(named after the event)' : `"${name}"`} (${options.identifier}) from ${options.endpoint}`);
+  log.add(
+    `Building the app ${name === null ? '(named after the event)' : `"${name}"`} (${options.identifier}) from ${options.endpoint}`,
+  );
   let mail: OutgoingMail;
   let end: { state: 'SUCCESS' | 'FAILED'; result: object };
   try {
@@ -112,7 +123,9 @@ async function build(app: FastifyInstance, task: Task, limits: BuildLimits) {
     mail = failedMail(options, message, log, name);
     end = { state: 'FAILED', result: { __error: true, message } };
   }
-  await app.mailer.send(mail, (tx) => finishTask(tx, task.id, end.state, end.result)).catch((err: unknown) => {
-    if (!(err instanceof TaskEnded)) throw err;
-  });
+  await app.mailer
+    .send(mail, (tx) => finishTask(tx, task.id, end.state, end.result))
+    .catch((err: unknown) => {
+      if (!(err instanceof TaskEnded)) throw err;
+    });
 }

@@ -73,10 +73,16 @@ export async function appgenRoutes(app: FastifyInstance, { rateLimits }: { rateL
           202: Type.Ref(AppStarted, { description: 'The build is queued' }),
           400: failure('Malformed JSON or multipart body'),
           413: failure('The body is larger than 16 KiB'),
-          422: failure('A field is missing or the body is not an object (`Unprocessable entity`), or a field is invalid (the message names it)'),
-          429: { ...failure('Too many builds for this e-mail or client address; `Retry-After` says when to ask again'), headers: RETRY_AFTER },
+          422: failure(
+            'A field is missing or the body is not an object (`Unprocessable entity`), or a field is invalid (the message names it)',
+          ),
+          429: {
+            ...failure('Too many builds for this e-mail or client address; `Retry-After` says when to ask again'),
+            headers: RETRY_AFTER,
+          },
           503: Type.Ref(AppgenFailure, {
-            description: 'The database is down for a moment; no build was started. `Retry-After` says when to ask again',
+            description:
+              'The database is down for a moment; no build was started. `Retry-After` says when to ask again',
             headers: RETRY_AFTER,
           }),
         },
@@ -85,7 +91,12 @@ export async function appgenRoutes(app: FastifyInstance, { rateLimits }: { rateL
     async (request, reply) => {
       const { fields, warnings } = appFields(await readBody(request));
       const { id, identifier } = await startBuild(app, request, rateLimits, fields);
-      return reply.code(202).send({ status: 'ok', identifier, task_url: `${API_PREFIX}/tasks/${id}`, ...(warnings.length > 0 ? { warnings } : {}) });
+      return reply.code(202).send({
+        status: 'ok',
+        identifier,
+        task_url: `${API_PREFIX}/tasks/${id}`,
+        ...(warnings.length > 0 ? { warnings } : {}),
+      });
     },
   );
 

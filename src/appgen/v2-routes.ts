@@ -20,7 +20,8 @@ const Generate = Type.Object(
   { email: FIELDS.email, endpoint: FIELDS.endpoint },
   {
     $id: 'AppV2Generate',
-    description: 'JSON whatever the declared media type (the reference forces JSON). Other members are ignored and named in `warnings`.',
+    description:
+      'JSON whatever the declared media type (the reference forces JSON). Other members are ignored and named in `warnings`.',
     'x-streamed': true,
   },
 );
@@ -29,16 +30,38 @@ const DATA_SOURCES = ['api_endpoint', 'json_upload'];
 const Form = Type.Object(
   {
     email: FIELDS.email,
-    'data-source': Type.String({ enum: DATA_SOURCES, description: '`api_endpoint` (`json_upload`, an uploaded zip of the event, is not supported: 422)' }),
-    'api-endpoint': Type.Optional({ ...FIELDS.endpoint, description: "the event's JSON:API URL, required with `api_endpoint`" }),
-    'build-type': Type.Optional(Type.String({ maxLength: 100, description: '`googleplay` or `fdroid`: accepted and ignored (the app is a web app)' })),
-    'is-auth-enabled': Type.Optional(Type.String({ maxLength: 100, description: '`true` or `false`: accepted and ignored (the app reads public data)' })),
-    colors: Type.Optional(Type.String({ maxLength: 1000, description: 'JSON `{primary, primary_dark, accent}`: accepted and ignored (the app has its own theme)' })),
+    'data-source': Type.String({
+      enum: DATA_SOURCES,
+      description: '`api_endpoint` (`json_upload`, an uploaded zip of the event, is not supported: 422)',
+    }),
+    'api-endpoint': Type.Optional({
+      ...FIELDS.endpoint,
+      description: "the event's JSON:API URL, required with `api_endpoint`",
+    }),
+    'build-type': Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description: '`googleplay` or `fdroid`: accepted and ignored (the app is a web app)',
+      }),
+    ),
+    'is-auth-enabled': Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description: '`true` or `false`: accepted and ignored (the app reads public data)',
+      }),
+    ),
+    colors: Type.Optional(
+      Type.String({
+        maxLength: 1000,
+        description: 'JSON `{primary, primary_dark, accent}`: accepted and ignored (the app has its own theme)',
+      }),
+    ),
     'json-upload': Type.Optional(Type.String({ format: 'binary', description: 'a zip of the event: not supported' })),
   },
   {
     $id: 'AppV2Form',
-    description: 'The form of the v2 web page (multipart, as its main.js sends it, or urlencoded). Other fields are ignored and named in `warnings`.',
+    description:
+      'The form of the v2 web page (multipart, as its main.js sends it, or urlencoded). Other fields are ignored and named in `warnings`.',
     'x-streamed': true,
   },
 );
@@ -60,13 +83,16 @@ const Status = Type.Object(
   {
     state: Type.String({
       enum: ['PENDING', 'PROGRESS', 'SUCCESS', 'FAILURE'],
-      description: "Celery's states: PENDING (queued), PROGRESS (building; `status` says what it does), SUCCESS, FAILURE",
+      description:
+        "Celery's states: PENDING (queued), PROGRESS (building; `status` says what it does), SUCCESS, FAILURE",
     }),
     status: Type.Optional(Type.String({ description: 'what the build is doing (PROGRESS)' })),
     result: Type.Optional(
       Type.Object(
         {
-          message: Type.String({ description: 'SUCCESS: the download URL (what the v2 page reads); FAILURE: why the build failed' }),
+          message: Type.String({
+            description: 'SUCCESS: the download URL (what the v2 page reads); FAILURE: why the build failed',
+          }),
           download_url: Type.Optional(Type.String({ description: "SUCCESS: the zip's URL" })),
         },
         { additionalProperties: false },
@@ -78,12 +104,17 @@ const Status = Type.Object(
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What the v1 status of a build task is in Celery's words, with the result the v2 page reads. */
 function statusOf(task: { state: string; status: string | null; result: unknown }) {
   const result = (task.result ?? {}) as { download_url?: string; message?: string };
-  if (task.state === 'SUCCESS') return { state: 'SUCCESS', result: { message: result.download_url ?? '', download_url: result.download_url ?? '' } };
+  if (task.state === 'SUCCESS')
+    return {
+      state: 'SUCCESS',
+      result: { message: result.download_url ?? '', download_url: result.download_url ?? '' },
+    };
   if (task.state !== 'WAITING') return { state: 'FAILURE', result: { message: result.message ?? 'The build failed' } };
   return task.status ? { state: 'PROGRESS', status: task.status } : { state: 'PENDING' };
 }
@@ -93,13 +124,22 @@ export async function v2Routes(app: FastifyInstance, { rateLimits }: { rateLimit
   const failure = (description: string) => Type.Ref(AppgenFailure, { description });
   const refusals = {
     413: failure('The body is too large'),
-    429: { ...failure('Too many builds for this e-mail or client address; `Retry-After` says when to ask again'), headers: RETRY_AFTER },
+    429: {
+      ...failure('Too many builds for this e-mail or client address; `Retry-After` says when to ask again'),
+      headers: RETRY_AFTER,
+    },
     503: { ...failure('The database is down for a moment; no build was started'), headers: RETRY_AFTER },
   };
 
   const started = async (request: FastifyRequest, fields: { email: string; endpoint: string }, warnings: string[]) => {
     const { id, identifier } = await startBuild(app, request, rateLimits, { ...fields, app_name: null });
-    const answer = { status: 'ok', identifier, started_at: new Date().toISOString(), task_id: id, task_url: `${API_PREFIX}/tasks/${id}` };
+    const answer = {
+      status: 'ok',
+      identifier,
+      started_at: new Date().toISOString(),
+      task_id: id,
+      task_url: `${API_PREFIX}/tasks/${id}`,
+    };
     return warnings.length > 0 ? { ...answer, warnings } : answer;
   };
 
@@ -129,7 +169,11 @@ export async function v2Routes(app: FastifyInstance, { rateLimits }: { rateLimit
       if (!isObject(body) || Object.keys(body).length === 0) throw new AppgenError(400, 'invalid data');
       if (!isValid('email', body.email)) throw new AppgenError(400, 'Valid Email is required');
       if (!isValid('endpoint', body.endpoint)) throw new AppgenError(400, 'Valid endpoint URL is required');
-      return started(request, { email: body.email, endpoint: body.endpoint }, unknownMembers(body, ['email', 'endpoint']));
+      return started(
+        request,
+        { email: body.email, endpoint: body.endpoint },
+        unknownMembers(body, ['email', 'endpoint']),
+      );
     },
   );
 
@@ -144,13 +188,15 @@ export async function v2Routes(app: FastifyInstance, { rateLimits }: { rateLimit
         description:
           "The form of the reference's v2 page: with `data-source` `api_endpoint` and `api-endpoint`, starts the same " +
           'build as `/api/api.php`, the app named after the event; poll `/api/v2/app/{task_id}/status`. An uploaded ' +
-          'zip (`json_upload`) is refused with 422: builds read an event API. Refusals are 400 with the reference\'s ' +
+          "zip (`json_upload`) is refused with 422: builds read an event API. Refusals are 400 with the reference's " +
           'messages (`invalid data`, `invalid endpoint url`).',
         consumes: ['multipart/form-data', 'application/x-www-form-urlencoded'],
         body: Type.Ref(Form),
         response: {
           200: Type.Ref(Started, { description: 'The build is queued' }),
-          400: failure('A missing or invalid `email` or `data-source` (`invalid data`), or `api-endpoint` (`invalid endpoint url`)'),
+          400: failure(
+            'A missing or invalid `email` or `data-source` (`invalid data`), or `api-endpoint` (`invalid endpoint url`)',
+          ),
           422: failure('`json_upload`: only `api_endpoint` is supported'),
           ...refusals,
         },
@@ -162,7 +208,10 @@ export async function v2Routes(app: FastifyInstance, { rateLimits }: { rateLimit
         throw new AppgenError(400, 'invalid data');
       }
       if (body['data-source'] === 'json_upload') {
-        throw new AppgenError(422, 'Only the api_endpoint data source is supported: apps are built from an event API endpoint, not from an uploaded zip (json_upload)');
+        throw new AppgenError(
+          422,
+          'Only the api_endpoint data source is supported: apps are built from an event API endpoint, not from an uploaded zip (json_upload)',
+        );
       }
       if (!isValid('endpoint', body['api-endpoint'])) throw new AppgenError(400, 'invalid endpoint url');
       return started(request, { email: body.email, endpoint: body['api-endpoint'] }, unknownMembers(body, FORM_FIELDS));
@@ -179,7 +228,9 @@ export async function v2Routes(app: FastifyInstance, { rateLimits }: { rateLimit
         description:
           "A build's state as the v2 page polls it: PENDING, PROGRESS (with `status`), SUCCESS (`result.message` is the " +
           "download URL) or FAILURE (`result.message` says why). Any build's `task_id` works, whichever entry point started it.",
-        params: Type.Object({ task_id: Type.String({ maxLength: 64, description: 'the `task_id` of the answer that started the build' }) }),
+        params: Type.Object({
+          task_id: Type.String({ maxLength: 64, description: 'the `task_id` of the answer that started the build' }),
+        }),
         response: {
           200: Type.Ref(Status, { description: 'The state of the build' }),
           400: failure('A task_id longer than 64 characters'),
@@ -189,7 +240,12 @@ export async function v2Routes(app: FastifyInstance, { rateLimits }: { rateLimit
     },
     async (request) => {
       const id = (request.params as { task_id: string }).task_id;
-      const [task] = UUID.test(id) ? await app.db.select().from(tasks).where(and(eq(tasks.id, id), eq(tasks.kind, 'app'))) : [];
+      const [task] = UUID.test(id)
+        ? await app.db
+            .select()
+            .from(tasks)
+            .where(and(eq(tasks.id, id), eq(tasks.kind, 'app')))
+        : [];
       if (!task) throw new AppgenError(404, 'No build has this task_id');
       return statusOf(task);
     },

@@ -20,7 +20,10 @@ const SEARCH_MAX = 500;
 export async function deleteAccount(app: FastifyInstance, userId: number) {
   await app.db.transaction(async (tx) => {
     await endLogins(tx, { userId }, 'deleted');
-    await tx.update(users).set({ deletedAt: new Date() }).where(and(eq(users.id, userId), isNull(users.deletedAt)));
+    await tx
+      .update(users)
+      .set({ deletedAt: new Date() })
+      .where(and(eq(users.id, userId), isNull(users.deletedAt)));
   });
 }
 
@@ -28,7 +31,8 @@ export async function deleteAccount(app: FastifyInstance, userId: number) {
 export const MAC = /^([0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}$/;
 
 const roleSql = sql<string>`case when ${users.isSuperAdmin} then 'superadmin' when ${users.isAdmin} then 'admin' else ${users.assistantRole} end`;
-const month = (column: typeof users.createdAt | typeof users.lastLoginAt) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM')`;
+const month = (column: typeof users.createdAt | typeof users.lastLoginAt) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM')`;
 
 /** Whether the parameter is the reference's `true` (Query.get(name, false)). */
 const yes = (value: string | undefined) => value === 'true';
@@ -55,21 +59,31 @@ export async function accountAdminRoutes(app: FastifyInstance, { files }: { file
       failures: [400, 401],
       summary: 'List the users (operators)',
       description:
-        'The reference\'s admin user list: `page` answers `users` (each `{type, name, userRole, confirmed, lastLoginIP, signupTime, ' +
+        "The reference's admin user list: `page` answers `users` (each `{type, name, userRole, confirmed, lastLoginIP, signupTime, " +
         'lastLoginTime, devices, userName}`; `lastLoginIP` is always empty: this service keeps no addresses of logins) and `username` ' +
         '(`email:<address>` of the page); `search`, `getPageCount`, `getUserCount`, `getUserStats` and `getDeviceStats` answer as ' +
-        'their descriptions say. Without any of them: `userCount` (susi_skill_cms\'s user list asks so; the reference answered 400). Role operator.',
+        "their descriptions say. Without any of them: `userCount` (susi_skill_cms's user list asks so; the reference answered 400). Role operator.",
       minimal: 'operator',
     },
     async ({ params: p }) => {
       const live = isNull(users.deletedAt);
       const total = async () => (await app.db.select({ n: count() }).from(users).where(live))[0]!.n;
       if (yes(p.getPageCount)) {
-        return { accepted: true, pageCount: Math.ceil((await total()) / USERS_PER_PAGE), message: 'Success: Fetched count of pages' };
+        return {
+          accepted: true,
+          pageCount: Math.ceil((await total()) / USERS_PER_PAGE),
+          message: 'Success: Fetched count of pages',
+        };
       }
       // susi_skill_cms's user list asks with no parameter and reads `userCount` (the reference's 400 left its list empty).
-      const none = !yes(p.getUserStats) && p.search === undefined && p.page === undefined && p.getUserCount === undefined && p.getDeviceStats === undefined;
-      if (yes(p.getUserCount) || none) return { accepted: true, userCount: await total(), message: 'Success: Fetched count of users' };
+      const none =
+        !yes(p.getUserStats) &&
+        p.search === undefined &&
+        p.page === undefined &&
+        p.getUserCount === undefined &&
+        p.getDeviceStats === undefined;
+      if (yes(p.getUserCount) || none)
+        return { accepted: true, userCount: await total(), message: 'Success: Fetched count of users' };
       if (yes(p.getUserStats)) {
         const [stats] = await app.db
           .select({
@@ -101,7 +115,12 @@ export async function accountAdminRoutes(app: FastifyInstance, { files }: { file
       }
       if (p.search !== undefined) {
         if (hasNul(p.search)) throw new AssistantError(400, 'Bad search term');
-        const found = await userRows(app, sql`position(lower(${p.search}) in lower(${users.email})) > 0`, SEARCH_MAX, 0);
+        const found = await userRows(
+          app,
+          sql`position(lower(${p.search}) in lower(${users.email})) > 0`,
+          SEARCH_MAX,
+          0,
+        );
         return { accepted: true, users: found, message: `Success: Fetched all users with ${p.search} !` };
       }
       if (p.getDeviceStats !== undefined) {
@@ -142,10 +161,10 @@ export async function accountAdminRoutes(app: FastifyInstance, { files }: { file
         params: params({ email: 'e-mail of the account to delete' }),
         failures: [400, 401, 403, 404],
         failureDescriptions: {
-          403: 'Only a superadmin deletes an administrator\'s account',
+          403: "Only a superadmin deletes an administrator's account",
           404: 'No account has this e-mail (the reference answered success)',
         },
-        summary: 'Delete a user\'s account (administrators)',
+        summary: "Delete a user's account (administrators)",
         description:
           '`email` names the account; it is deleted as DELETE /v1/users/{id} does (kept with deleted-at, its tokens end). ' +
           'Only a superadmin deletes an administrator. The path without `.json` is the one susi_skill_cms and accounts.susi.ai ' +
@@ -177,23 +196,38 @@ export async function accountAdminRoutes(app: FastifyInstance, { files }: { file
       url: '/aaa/modifyUserDevices.json',
       method: ['GET', 'POST'],
       operationId: 'modifyUserDevices',
-      params: params({ email: 'e-mail of the account', macid: 'the device\'s MAC address', name: 'its new name', room: 'its new room' }),
+      params: params({
+        email: 'e-mail of the account',
+        macid: "the device's MAC address",
+        name: 'its new name',
+        room: 'its new room',
+      }),
       failures: [400, 401, 404],
       failureDescriptions: { 404: 'No account has this e-mail, or it has no device with this `macid`' },
-      summary: 'Rename or move a user\'s device (administrators)',
+      summary: "Rename or move a user's device (administrators)",
       description: '`email`, `macid` and `name` or `room` (or both) change one device of the account. Role admin.',
       minimal: 'admin',
     },
     async ({ params: p }) => {
-      if (!p.email || !p.macid || (p.name === undefined && p.room === undefined)) throw new AssistantError(400, 'Bad service call, missing arguments');
-      if ([p.email, p.macid, p.name, p.room].some((v) => v !== undefined && hasNul(v))) throw new AssistantError(400, 'Bad service call, bad arguments');
-      const [target] = await app.db.select({ id: users.id, devices: users.assistantDevices }).from(users).where(liveAccountWith(p.email.trim()));
+      if (!p.email || !p.macid || (p.name === undefined && p.room === undefined))
+        throw new AssistantError(400, 'Bad service call, missing arguments');
+      if ([p.email, p.macid, p.name, p.room].some((v) => v !== undefined && hasNul(v)))
+        throw new AssistantError(400, 'Bad service call, bad arguments');
+      const [target] = await app.db
+        .select({ id: users.id, devices: users.assistantDevices })
+        .from(users)
+        .where(liveAccountWith(p.email.trim()));
       if (!target) throw new AssistantError(404, 'Username not found');
       if (!Object.hasOwn(target.devices, p.macid)) throw new AssistantError(404, 'Specified device does not exist.');
-      const change = { ...(p.name !== undefined ? { name: p.name } : {}), ...(p.room !== undefined ? { room: p.room } : {}) };
+      const change = {
+        ...(p.name !== undefined ? { name: p.name } : {}),
+        ...(p.room !== undefined ? { room: p.room } : {}),
+      };
       const updated = await app.db
         .update(users)
-        .set({ assistantDevices: sql`jsonb_set(${users.assistantDevices}, array[${p.macid}]::text[], (${users.assistantDevices} -> ${p.macid}) || ${JSON.stringify(change)}::jsonb)` })
+        .set({
+          assistantDevices: sql`jsonb_set(${users.assistantDevices}, array[${p.macid}]::text[], (${users.assistantDevices} -> ${p.macid}) || ${JSON.stringify(change)}::jsonb)`,
+        })
         .where(and(eq(users.id, target.id), sql`${users.assistantDevices} ? ${p.macid}`))
         .returning({ id: users.id });
       if (updated.length === 0) throw new AssistantError(404, 'Specified device does not exist.');
@@ -203,7 +237,12 @@ export async function accountAdminRoutes(app: FastifyInstance, { files }: { file
 }
 
 /** Users as getUsers.json lists them, oldest account first. */
-async function userRows(app: FastifyInstance, where: ReturnType<typeof sql> | undefined, limit: number, offset: number) {
+async function userRows(
+  app: FastifyInstance,
+  where: ReturnType<typeof sql> | undefined,
+  limit: number,
+  offset: number,
+) {
   const rows = await app.db
     .select({
       email: users.email,

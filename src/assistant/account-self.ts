@@ -18,9 +18,27 @@ import type { SettingsFiles } from './settings-files.js';
 const ADDRESS = Email();
 /** The settings changeUserSettings.json stores (the reference's list). */
 const SETTING_KEYS = [
-  'server', 'enterAsSend', 'micInput', 'speechOutput', 'speechOutputAlways', 'speechRate', 'speechPitch', 'ttsLanguage', 'userName',
-  'prefLanguage', 'timeZone', 'countryCode', 'countryDialCode', 'phoneNo', 'checked', 'serverUrl', 'theme', 'backgroundImage',
-  'messageBackgroundImage', 'customThemeValue', 'avatarType',
+  'server',
+  'enterAsSend',
+  'micInput',
+  'speechOutput',
+  'speechOutputAlways',
+  'speechRate',
+  'speechPitch',
+  'ttsLanguage',
+  'userName',
+  'prefLanguage',
+  'timeZone',
+  'countryCode',
+  'countryDialCode',
+  'phoneNo',
+  'checked',
+  'serverUrl',
+  'theme',
+  'backgroundImage',
+  'messageBackgroundImage',
+  'customThemeValue',
+  'avatarType',
 ];
 /** The password rule of POST /v1/users (its `password` attribute). */
 const PASSWORD_MIN = 8;
@@ -29,21 +47,25 @@ const WEAK_PASSWORD = `The password must have ${PASSWORD_MIN} to ${PASSWORD_MAX}
 const RESET_SENT = "If your email was registered with us, you'll get an email with reset link shortly";
 
 /** The address of a parameter when it is one (surrounding blanks trimmed), else undefined. */
-const addressOf = (value: string | undefined) => (value !== undefined && Value.Check(ADDRESS, value) ? value.trim() : undefined);
+const addressOf = (value: string | undefined) =>
+  value !== undefined && Value.Check(ADDRESS, value) ? value.trim() : undefined;
 
 /**
  * The reference's account endpoints a client calls for itself: API keys, signup, password recovery,
  * whether an address is registered, whether to show the admin link, the user's settings and devices.
  * All work on the service's own accounts, mails and limits.
  */
-export async function accountSelfRoutes(app: FastifyInstance, { config, files, limits }: { config: Config; files: SettingsFiles; limits: LoginLimits }) {
+export async function accountSelfRoutes(
+  app: FastifyInstance,
+  { config, files, limits }: { config: Config; files: SettingsFiles; limits: LoginLimits },
+) {
   assistantRoute(
     app,
     {
       url: '/aaa/getApiKeys.json',
       method: ['GET', 'POST'],
       operationId: 'getApiKeys',
-      params: params({ type: '`public` (default) or `user` (the caller\'s keys; needs a token)' }),
+      params: params({ type: "`public` (default) or `user` (the caller's keys; needs a token)" }),
       failures: [400, 422],
       failureDescriptions: { 422: '`type=user` without a token of a live account' },
       summary: 'The API keys the web clients use',
@@ -77,7 +99,10 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files, l
       url: '/aaa/signup.json',
       method: ['GET', 'POST'],
       operationId: 'assistantSignup',
-      params: params({ signup: 'the e-mail of the new account', password: `its password (${PASSWORD_MIN} to ${PASSWORD_MAX} characters)` }),
+      params: params({
+        signup: 'the e-mail of the new account',
+        password: `its password (${PASSWORD_MIN} to ${PASSWORD_MAX} characters)`,
+      }),
       failures: [400, 422, 429],
       failureDescriptions: {
         422: 'No e-mail or password, not an e-mail, a password too short or long (or the e-mail itself), or the address is taken',
@@ -95,18 +120,31 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files, l
       const email = addressOf(p.signup);
       if (!email) throw new AssistantError(422, 'No valid email address');
       const length = [...p.password].length;
-      if (length < PASSWORD_MIN || length > PASSWORD_MAX || p.password === email || hasNul(p.password)) throw new AssistantError(422, WEAK_PASSWORD);
+      if (length < PASSWORD_MIN || length > PASSWORD_MAX || p.password === email || hasNul(p.password))
+        throw new AssistantError(422, WEAK_PASSWORD);
       const [taken] = await app.db.select({ id: users.id }).from(users).where(liveAccountWith(email)).limit(1);
       if (taken) throw new AssistantError(422, 'email is already taken');
       const passwordHash = await hashPassword(p.password);
       const created = await app.db.transaction(async (tx) => {
-        const [row] = await tx.insert(users).values({ email, passwordHash }).onConflictDoNothing().returning({ id: users.id });
-        if (row) await app.accountMail.queue(tx, { kind: 'verify-email', userId: row.id }, { recipient: email, ip: request.ip, whenLimited: 'skip' });
+        const [row] = await tx
+          .insert(users)
+          .values({ email, passwordHash })
+          .onConflictDoNothing()
+          .returning({ id: users.id });
+        if (row)
+          await app.accountMail.queue(
+            tx,
+            { kind: 'verify-email', userId: row.id },
+            { recipient: email, ip: request.ip, whenLimited: 'skip' },
+          );
         return row;
       });
       if (!created) throw new AssistantError(422, 'email is already taken');
       await files.write();
-      return { accepted: true, message: 'You successfully signed-up! An email with a verification link was sent to your address.' };
+      return {
+        accepted: true,
+        message: 'You successfully signed-up! An email with a verification link was sent to your address.',
+      };
     },
   );
 
@@ -133,7 +171,13 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files, l
       if (!p.forgotemail) throw new AssistantError(422, 'email does not exist');
       const email = addressOf(p.forgotemail);
       if (!email) throw new AssistantError(422, 'No valid email address');
-      await app.db.transaction((tx) => app.accountMail.queue(tx, { kind: 'reset-password', email }, { recipient: email, ip: request.ip, whenLimited: 'refuse' }));
+      await app.db.transaction((tx) =>
+        app.accountMail.queue(
+          tx,
+          { kind: 'reset-password', email },
+          { recipient: email, ip: request.ip, whenLimited: 'refuse' },
+        ),
+      );
       return { accepted: true, message: RESET_SENT };
     },
   );
@@ -162,7 +206,9 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files, l
         (seconds) => `Too many lookups from this client address; try again in ${seconds} seconds`,
       );
       const email = addressOf(p.check_email);
-      const [found] = email ? await app.db.select({ id: users.id }).from(users).where(liveAccountWith(email)).limit(1) : [];
+      const [found] = email
+        ? await app.db.select({ id: users.id }).from(users).where(liveAccountWith(email)).limit(1)
+        : [];
       return { accepted: true, exists: found !== undefined, check_email: p.check_email };
     },
   );
@@ -170,7 +216,9 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files, l
   /** The account whose data a call reads: the caller's, or with `email` an administrator names another. */
   const subjectOf = async (caller: { id: number }, role: string, email: string | undefined) => {
     if (email === undefined || (role !== 'admin' && role !== 'superadmin')) return caller.id;
-    const [row] = hasNul(email) ? [] : await app.db.select({ id: users.id }).from(users).where(liveAccountWith(email.trim()));
+    const [row] = hasNul(email)
+      ? []
+      : await app.db.select({ id: users.id }).from(users).where(liveAccountWith(email.trim()));
     if (!row) throw new AssistantError(404, 'Username not found');
     return row.id;
   };
@@ -181,10 +229,10 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files, l
       url: '/aaa/listUserSettings.json',
       method: ['GET', 'POST'],
       operationId: 'listUserSettings',
-      params: params({ email: 'administrators: the account whose settings to read (default: the caller\'s)' }),
+      params: params({ email: "administrators: the account whose settings to read (default: the caller's)" }),
       failures: [400, 404],
       failureDescriptions: { 404: 'An administrator named an e-mail no account has' },
-      summary: 'The user\'s settings',
+      summary: "The user's settings",
       description: '`settings` as changeUserSettings.json stored them (an empty object before). Role user.',
       minimal: 'user',
     },
@@ -202,9 +250,16 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files, l
       method: ['GET', 'POST'],
       operationId: 'changeUserSettings',
       params: {
-        ...params(Object.fromEntries(SETTING_KEYS.map((key) => [key, key === 'userName' ? 'the user name (5 to 51 characters)' : `the setting ${key}`]))),
+        ...params(
+          Object.fromEntries(
+            SETTING_KEYS.map((key) => [
+              key,
+              key === 'userName' ? 'the user name (5 to 51 characters)' : `the setting ${key}`,
+            ]),
+          ),
+        ),
         ...params({
-          email: 'administrators: the account whose settings to change (default: the caller\'s)',
+          email: "administrators: the account whose settings to change (default: the caller's)",
           count: 'the older form (susi_android): how many pairs `key<i>`, `value<i>` (i from 1) follow',
           key1: 'the older form: name of the first setting',
           value1: 'the older form: its value',
@@ -212,28 +267,34 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files, l
       },
       failures: [400, 404],
       failureDescriptions: { 404: 'An administrator named an e-mail no account has' },
-      summary: 'Change the user\'s settings',
+      summary: "Change the user's settings",
       description:
         `The settings the reference knows (${SETTING_KEYS.join(', ')}) are stored as sent, by name or as \`count\` pairs ` +
-        '`key<i>`/`value<i>` (susi_android); at least one must be sent. Administrators change another account\'s with `email`. Role user.',
+        "`key<i>`/`value<i>` (susi_android); at least one must be sent. Administrators change another account's with `email`. Role user.",
       minimal: 'user',
     },
     async ({ caller, identity, params: p }) => {
-      const change: Record<string, string> = Object.fromEntries(SETTING_KEYS.filter((key) => p[key] !== undefined).map((key) => [key, p[key]!]));
+      const change: Record<string, string> = Object.fromEntries(
+        SETTING_KEYS.filter((key) => p[key] !== undefined).map((key) => [key, p[key]!]),
+      );
       // The older form susi_android sends: `count` pairs `key<i>`, `value<i>` (i from 1).
       if (p.count !== undefined) {
         const n = /^\d{1,2}$/.test(p.count) ? Number(p.count) : 0;
-        if (n < 1 || n > SETTING_KEYS.length) throw new AssistantError(400, 'Bad Service call, count parameters not provided');
+        if (n < 1 || n > SETTING_KEYS.length)
+          throw new AssistantError(400, 'Bad Service call, count parameters not provided');
         for (let i = 1; i <= n; i++) {
           const key = p[`key${i}`];
           const value = p[`value${i}`];
-          if (!key || !SETTING_KEYS.includes(key) || value === undefined) throw new AssistantError(400, 'Bad Service call, key or value parameters not provided');
+          if (!key || !SETTING_KEYS.includes(key) || value === undefined)
+            throw new AssistantError(400, 'Bad Service call, key or value parameters not provided');
           change[key] = value;
         }
       }
-      if (Object.keys(change).length === 0) throw new AssistantError(400, 'Bad Service call, key or value parameters not provided');
+      if (Object.keys(change).length === 0)
+        throw new AssistantError(400, 'Bad Service call, key or value parameters not provided');
       if (Object.values(change).some(hasNul)) throw new AssistantError(400, 'Bad Service call, bad value');
-      if (change.userName !== undefined && !/^.{5,51}$/u.test(change.userName)) throw new AssistantError(400, 'Enter atleast 5 character, upto 51 character');
+      if (change.userName !== undefined && !/^.{5,51}$/u.test(change.userName))
+        throw new AssistantError(400, 'Enter atleast 5 character, upto 51 character');
       const id = await subjectOf(caller!, identity.role, p.email);
       await app.db
         .update(users)
@@ -250,7 +311,7 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files, l
       method: ['GET', 'POST'],
       operationId: 'assistantChangePassword',
       params: params({
-        changepassword: 'the e-mail of the account: the caller\'s own',
+        changepassword: "the e-mail of the account: the caller's own",
         password: 'the current password',
         newpassword: `the new password (${PASSWORD_MIN} to ${PASSWORD_MAX} characters, not the e-mail)`,
       }),
@@ -263,26 +324,33 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files, l
       summary: 'Change the password (assistant clients)',
       description:
         'As POST /v1/auth/change-password: the current password is checked (failures count as failed logins), every other login ' +
-        'of the account ends, and so do the assistant tokens (the caller\'s too: log in again), and a notice is mailed. The ' +
-        'same new password as the current one is the reference\'s soft refusal (200, `accepted: false`). Role user.',
+        "of the account ends, and so do the assistant tokens (the caller's too: log in again), and a notice is mailed. The " +
+        "same new password as the current one is the reference's soft refusal (200, `accepted: false`). Role user.",
       minimal: 'user',
     },
     async ({ request, caller, params: p }) => {
       const me = caller!;
-      if (p.password === undefined || p.newpassword === undefined) throw new AssistantError(400, 'Bad service call, missing arguments');
+      if (p.password === undefined || p.newpassword === undefined)
+        throw new AssistantError(400, 'Bad service call, missing arguments');
       if (p.changepassword !== undefined && p.changepassword.trim().toLowerCase() !== me.email.toLowerCase()) {
         throw new AssistantError(403, 'You may change only your own password');
       }
       const user = await checkLogin(app, limits, { email: me.email, password: p.password, ip: request.ip });
       if (!user) throw new AssistantError(422, 'Invalid credentials');
       const length = [...p.newpassword].length;
-      if (length < PASSWORD_MIN || length > PASSWORD_MAX || p.newpassword === me.email || hasNul(p.newpassword)) throw new AssistantError(422, 'invalid password');
-      if (p.newpassword === p.password) return { accepted: false, message: 'Your current password matches new password.' };
+      if (length < PASSWORD_MIN || length > PASSWORD_MAX || p.newpassword === me.email || hasNul(p.newpassword))
+        throw new AssistantError(422, 'invalid password');
+      if (p.newpassword === p.password)
+        return { accepted: false, message: 'Your current password matches new password.' };
       const passwordHash = await hashPassword(p.newpassword);
       await app.db.transaction(async (tx) => {
         await tx.update(users).set({ passwordHash, tokenGeneration: raiseGeneration() }).where(eq(users.id, me.id));
         await endAfterPasswordChange(tx, me.id, me.loginId);
-        await app.accountMail.queue(tx, { kind: 'password-changed', userId: me.id }, { recipient: me.email, ip: request.ip, whenLimited: 'skip' });
+        await app.accountMail.queue(
+          tx,
+          { kind: 'password-changed', userId: me.id },
+          { recipient: me.email, ip: request.ip, whenLimited: 'skip' },
+        );
       });
       return { accepted: true, message: 'Your password has been changed!' };
     },
@@ -294,12 +362,15 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files, l
       url: '/aaa/listUserDevices.json',
       method: ['GET', 'POST'],
       operationId: 'listUserDevices',
-      summary: 'The user\'s devices',
+      summary: "The user's devices",
       description: '`devices`: MAC address -> `{name, room, geolocation, deviceAddTime}`. Role user.',
       minimal: 'user',
     },
     async ({ caller }) => {
-      const [row] = await app.db.select({ devices: users.assistantDevices }).from(users).where(eq(users.id, caller!.id));
+      const [row] = await app.db
+        .select({ devices: users.assistantDevices })
+        .from(users)
+        .where(eq(users.id, caller!.id));
       return { accepted: true, devices: row?.devices ?? {}, message: 'Success: Showing user devices' };
     },
   );
@@ -311,7 +382,7 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files, l
       method: ['GET', 'POST'],
       operationId: 'addNewDevice',
       params: params({
-        macid: 'the device\'s MAC address (`aa:bb:cc:dd:ee:ff`)',
+        macid: "the device's MAC address (`aa:bb:cc:dd:ee:ff`)",
         name: 'its name',
         room: 'its room',
         latitude: 'where it is (optional)',
@@ -319,13 +390,16 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files, l
       }),
       failures: [400],
       summary: 'Add a device of the user',
-      description: '`macid`, `name` and `room` (and optionally `latitude`, `longitude`) add or replace one device. At most 100 devices. Role user.',
+      description:
+        '`macid`, `name` and `room` (and optionally `latitude`, `longitude`) add or replace one device. At most 100 devices. Role user.',
       minimal: 'user',
     },
     async ({ caller, params: p }) => {
-      if (!p.macid || p.name === undefined || p.room === undefined) throw new AssistantError(400, 'Bad service call, missing arguments');
+      if (!p.macid || p.name === undefined || p.room === undefined)
+        throw new AssistantError(400, 'Bad service call, missing arguments');
       if (!MAC.test(p.macid)) throw new AssistantError(400, 'Invalid Mac Address.');
-      if ([p.name, p.room, p.latitude ?? '', p.longitude ?? ''].some(hasNul)) throw new AssistantError(400, 'Bad service call, bad arguments');
+      if ([p.name, p.room, p.latitude ?? '', p.longitude ?? ''].some(hasNul))
+        throw new AssistantError(400, 'Bad service call, bad arguments');
       const device = {
         name: p.name,
         room: p.room,
@@ -335,7 +409,9 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files, l
       const added = await app.db
         .update(users)
         .set({ assistantDevices: sql`${users.assistantDevices} || ${JSON.stringify({ [p.macid]: device })}::jsonb` })
-        .where(sql`${users.id} = ${caller!.id} and ((select count(*) from jsonb_object_keys(${users.assistantDevices})) < 100 or ${users.assistantDevices} ? ${p.macid})`)
+        .where(
+          sql`${users.id} = ${caller!.id} and ((select count(*) from jsonb_object_keys(${users.assistantDevices})) < 100 or ${users.assistantDevices} ? ${p.macid})`,
+        )
         .returning({ id: users.id });
       if (added.length === 0) throw new AssistantError(400, 'Too many devices: remove one first');
       return { accepted: true, message: 'You have successfully added the device!' };

@@ -17,7 +17,21 @@ import { deleteAccount } from './account-admin.js';
 const LOGIN_TYPES = ['access-token', 'cookie', 'session', 'check_password'];
 
 /** The account endpoints getServiceList names (the reference lists its servlet classes). */
-const AAA_SERVICES = ['login', 'signup', 'changeRoles', 'getUsers', 'deleteUserAccount', 'modifyUserDevices', 'listUserSettings', 'recoverpassword', 'checkRegistration', 'showAdminService', 'getApiKeys', 'storePersonalInfo', 'listSettings'].map((name) => `/aaa/${name}.json`);
+const AAA_SERVICES = [
+  'login',
+  'signup',
+  'changeRoles',
+  'getUsers',
+  'deleteUserAccount',
+  'modifyUserDevices',
+  'listUserSettings',
+  'recoverpassword',
+  'checkRegistration',
+  'showAdminService',
+  'getApiKeys',
+  'storePersonalInfo',
+  'listSettings',
+].map((name) => `/aaa/${name}.json`);
 
 /**
  * The lifetime of a new token: `valid_seconds` (an integer; 0 and below -1 are refused as the reference
@@ -26,7 +40,8 @@ const AAA_SERVICES = ['login', 'signup', 'changeRoles', 'getUsers', 'deleteUserA
 function lifetimeOf(value: string | undefined, max: number): number {
   if (value === undefined || value === '') return max;
   const seconds = /^-?\d{1,12}$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isInteger(seconds) || seconds === 0 || seconds < -1) throw new AssistantError(422, "Invalid value for 'valid_seconds'");
+  if (!Number.isInteger(seconds) || seconds === 0 || seconds < -1)
+    throw new AssistantError(422, "Invalid value for 'valid_seconds'");
   return seconds === -1 ? max : Math.min(seconds, max);
 }
 
@@ -48,10 +63,11 @@ export async function accountRoutes(
         login: 'e-mail of the account',
         password: 'its password',
         type: '`access-token` (default; `cookie` and `session` answer the same), or `check_password` (only says whether the password is right)',
-        valid_seconds: 'lifetime of the token in seconds; -1 = as long as this service allows (never longer than its token lifetime)',
+        valid_seconds:
+          'lifetime of the token in seconds; -1 = as long as this service allows (never longer than its token lifetime)',
         checkLogin: '`true`: answers `loggedIn`, whether the token identifies someone',
         logout: '`true` with the token: the assistant tokens of the account stop working',
-        delete: '`true` with the token: deletes the caller\'s account (with `password`, checked first)',
+        delete: "`true` with the token: deletes the caller's account (with `password`, checked first)",
       }),
       failures: [400, 401, 403, 422, 429],
       failureDescriptions: {
@@ -66,9 +82,9 @@ export async function accountRoutes(
         'the e-mail, as the reference) and `valid_seconds`; failed logins count against the same limits (429 with `Retry-After`). ' +
         '`valid_seconds` shortens the token; -1 ("forever" in the reference) and larger values get this service\'s token ' +
         `lifetime (${expiresIn} seconds) as protection, and the answer names the real lifetime. \`type=check_password\` answers ` +
-        '`accepted` without a token. `checkLogin=true` answers `loggedIn`. `logout=true` ends the caller\'s tokens: a token of ' +
-        'this endpoint ends with every other assistant token of the account (they carry the account\'s token generation), a ' +
-        'token of POST /v1/auth/login ends its login. `delete=true` deletes the caller\'s account as DELETE /v1/users/{id} does ' +
+        "`accepted` without a token. `checkLogin=true` answers `loggedIn`. `logout=true` ends the caller's tokens: a token of " +
+        "this endpoint ends with every other assistant token of the account (they carry the account's token generation), a " +
+        "token of POST /v1/auth/login ends its login. `delete=true` deletes the caller's account as DELETE /v1/users/{id} does " +
         '(the reference asks no password: accounts.susi.ai checks it first with `type=check_password`; a `password` sent along is checked).',
       minimal: 'anonymous',
     },
@@ -88,7 +104,11 @@ export async function accountRoutes(
         }
         if (deleting) {
           if (params.password !== undefined) {
-            const user = await checkLogin(app, loginLimits, { email: caller.email, password: params.password, ip: request.ip });
+            const user = await checkLogin(app, loginLimits, {
+              email: caller.email,
+              password: params.password,
+              ip: request.ip,
+            });
             if (!user) throw new AssistantError(422, 'Invalid credentials');
           }
           await deleteAccount(app, caller.id);
@@ -102,11 +122,16 @@ export async function accountRoutes(
         return { accepted: true, message: 'Logout successful' };
       }
       // No address holds a NUL (PostgreSQL text cannot): such a login is malformed, not a failed guess.
-      if (!params.login || !params.password || hasNul(params.login)) throw new AssistantError(400, 'Bad login parameters.');
+      if (!params.login || !params.password || hasNul(params.login))
+        throw new AssistantError(400, 'Bad login parameters.');
       const type = params.type || 'access-token';
       if (!LOGIN_TYPES.includes(type)) throw new AssistantError(400, 'Invalid type');
       const lifetime = lifetimeOf(params.valid_seconds, expiresIn);
-      const user = await checkLogin(app, loginLimits, { email: params.login, password: params.password, ip: request.ip });
+      const user = await checkLogin(app, loginLimits, {
+        email: params.login,
+        password: params.password,
+        ip: request.ip,
+      });
       if (!user) throw new AssistantError(422, 'Invalid credentials');
       const message = `You are logged in as ${user.email}`;
       if (type === 'check_password') return { accepted: true, message };
@@ -131,8 +156,7 @@ export async function accountRoutes(
       params: params({ fetchDetails: '`true` reads the store', storeName: 'name of the entry', value: 'its value' }),
       failures: [400, 420, 422],
       summary: 'Read or write the personal store',
-      description:
-        '`fetchDetails=true` answers `stores`; otherwise `storeName` and `value` set one entry. Role user.',
+      description: '`fetchDetails=true` answers `stores`; otherwise `storeName` and `value` set one entry. Role user.',
       minimal: 'user',
     },
     async ({ params, caller }) => {
@@ -145,7 +169,8 @@ export async function accountRoutes(
       }
       // jsonb cannot hold a NUL character: such a name or value is as bad as none.
       if (!params.storeName || hasNul(params.storeName)) throw new AssistantError(422, 'Bad store name encountered!');
-      if (params.value === undefined || hasNul(params.value)) throw new AssistantError(422, 'Bad store name value encountered!');
+      if (params.value === undefined || hasNul(params.value))
+        throw new AssistantError(422, 'Bad store name value encountered!');
       await app.db
         .update(users)
         .set({ stores: sql`${users.stores} || ${JSON.stringify({ [params.storeName]: params.value })}::jsonb` })
@@ -164,8 +189,9 @@ export async function accountRoutes(
       params: params({
         user: 'e-mail of the account',
         role: 'user, reviewer, operator, admin or superadmin, in any letter case (default user)',
-        getServicePermissions: '`true`: answers `servicePermissions` of the service named by `serviceName` (always empty here)',
-        serviceName: 'with getServicePermissions: the reference\'s servlet class name',
+        getServicePermissions:
+          '`true`: answers `servicePermissions` of the service named by `serviceName` (always empty here)',
+        serviceName: "with getServicePermissions: the reference's servlet class name",
         getServiceList: '`true`: answers `serviceList`, the account endpoints',
         getUserRolePermission: '`true`: answers `userRolePermissions` of the caller (always empty here)',
       }),
@@ -179,7 +205,7 @@ export async function accountRoutes(
       description:
         '`user` (e-mail) and `role`. Administrators set roles up to operator; only a superadmin grants admin or superadmin, ' +
         'or changes the role of an administrator (the reference let any admin do both: a hole kept closed here). The change ' +
-        'reaches the event service (is-admin, is-super-admin) and authorization.json. The reference\'s variants ' +
+        "reaches the event service (is-admin, is-super-admin) and authorization.json. The reference's variants " +
         '`getServicePermissions`, `getServiceList` and `getUserRolePermission` answer what this service has: no per-service permissions.',
       minimal: 'admin',
     },
@@ -188,8 +214,10 @@ export async function accountRoutes(
         if (!params.serviceName) throw new AssistantError(400, 'Bad service name (no class)');
         return { accepted: true, servicePermissions: {}, message: 'Successfully processed request' };
       }
-      if (params.getServiceList === 'true') return { accepted: true, serviceList: AAA_SERVICES, message: 'Successfully processed request' };
-      if (params.getUserRolePermission === 'true') return { accepted: true, userRolePermissions: {}, message: 'Successfully processed request' };
+      if (params.getServiceList === 'true')
+        return { accepted: true, serviceList: AAA_SERVICES, message: 'Successfully processed request' };
+      if (params.getUserRolePermission === 'true')
+        return { accepted: true, userRolePermissions: {}, message: 'Successfully processed request' };
       const role = (params.role ?? 'user').toLowerCase();
       if (role === 'anonymous') throw new AssistantError(422, 'Cannot change user role to anonymous.');
       if (!params.user) throw new AssistantError(422, 'Bad username');
@@ -212,7 +240,11 @@ export async function accountRoutes(
         .set(roleColumns(role as Role))
         .where(eq(users.id, target.id));
       await files.write();
-      return { accepted: true, message: 'User role changed successfully!!', newDetails: { userRole: role, permissions: {} } };
+      return {
+        accepted: true,
+        message: 'User role changed successfully!!',
+        newDetails: { userRole: role, permissions: {} },
+      };
     },
   );
 
@@ -240,7 +272,10 @@ export async function accountRoutes(
         description:
           '`file` (default `accounting`) names `<file>.json`: accounting, authorization and groups as the database holds them now, or another file of the settings folder; administrators.',
         response: {
-          200: { description: 'The file as an attachment', content: { 'application/json': { schema: { type: 'object', description: 'the settings file as stored' } } } },
+          200: {
+            description: 'The file as an attachment',
+            content: { 'application/json': { schema: { type: 'object', description: 'the settings file as stored' } } },
+          },
           ...failures([401, 404]),
         },
       },

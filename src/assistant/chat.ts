@@ -50,7 +50,10 @@ export function parseRules(text: string): Rule[] {
         const parts = normal(p).toLowerCase().split('*');
         return { parts, literal: parts.join('').length };
       });
-    const answers = lines[1]!.split('|').map((a) => a.trim()).filter(Boolean);
+    const answers = lines[1]!
+      .split('|')
+      .map((a) => a.trim())
+      .filter(Boolean);
     if (patterns.length > 0 && answers.length > 0) rules.push({ patterns, answers });
   }
   return rules;
@@ -179,7 +182,8 @@ export async function chatRoutes(app: FastifyInstance, repo: SkillRepo) {
       let skill: string | undefined;
       if (query) {
         const instant = given(params, 'instant');
-        if (instant && instant.length > MAX_INSTANT) throw new AssistantError(400, `The instant skill text is longer than ${MAX_INSTANT} characters`);
+        if (instant && instant.length > MAX_INSTANT)
+          throw new AssistantError(400, `The instant skill text is longer than ${MAX_INSTANT} characters`);
         if (instant) {
           answer = answerOf(parseRules(instant), query);
           if (answer !== undefined) skill = 'instant';
@@ -193,15 +197,28 @@ export async function chatRoutes(app: FastifyInstance, repo: SkillRepo) {
             const [row] = await app.db
               .select({ id: skills.id })
               .from(skills)
-              .where(and(eq(skills.model, entry.model), eq(skills.group, entry.group), eq(skills.language, entry.language), eq(skills.name, entry.name)));
-            if (row) await recordUsage(app, row.id, { deviceType: given(params, 'device_type'), countryCode: given(params, 'country_code') });
+              .where(
+                and(
+                  eq(skills.model, entry.model),
+                  eq(skills.group, entry.group),
+                  eq(skills.language, entry.language),
+                  eq(skills.name, entry.name),
+                ),
+              );
+            if (row)
+              await recordUsage(app, row.id, {
+                deviceType: given(params, 'device_type'),
+                countryCode: given(params, 'country_code'),
+              });
             break;
           }
         }
         answer ??= FALLBACK_ANSWERS[randomInt(FALLBACK_ANSWERS.length)]!;
       }
       const answered = new Date();
-      const client = identity.caller ? `email:${identity.caller.email}` : `host:${sessionOf(identity, request).identity.name}`;
+      const client = identity.caller
+        ? `email:${identity.caller.email}`
+        : `host:${sessionOf(identity, request).identity.name}`;
       return {
         accepted: true,
         query,
@@ -210,7 +227,14 @@ export async function chatRoutes(app: FastifyInstance, repo: SkillRepo) {
         answers:
           answer === undefined
             ? []
-            : [{ data: [{ answer, query }], metadata: { count: 1 }, actions: [{ type: 'answer', expression: answer }], skills: skill ? [skill] : [] }],
+            : [
+                {
+                  data: [{ answer, query }],
+                  metadata: { count: 1 },
+                  actions: [{ type: 'answer', expression: answer }],
+                  skills: skill ? [skill] : [],
+                },
+              ],
         answer_date: answered.toISOString(),
         answer_time: answered.getTime() - started.getTime(),
         language,

@@ -31,51 +31,76 @@ export async function draftRoutes(app: FastifyInstance) {
       method: ['GET', 'POST'],
       operationId: 'storeDraft',
       params: {
-        ...params({ object: 'the draft: a JSON object (the bot builder sends category, language, name, buildCode, designCode, configCode, image)', id: 'the draft to replace (a new id is made when missing)' }),
-        ...params(Object.fromEntries(MEMBERS.map((m) => [m, `without \`object\`: the draft's \`${m}\` (all seven required)`]))),
+        ...params({
+          object:
+            'the draft: a JSON object (the bot builder sends category, language, name, buildCode, designCode, configCode, image)',
+          id: 'the draft to replace (a new id is made when missing)',
+        }),
+        ...params(
+          Object.fromEntries(MEMBERS.map((m) => [m, `without \`object\`: the draft's \`${m}\` (all seven required)`])),
+        ),
       },
       failures: [400, 401, 413, 422],
-      failureDescriptions: { 422: 'Without `object`, some of the seven members are empty (the reference\'s text)', 413: `The draft is longer than ${MAX_DRAFT_CHARS} characters, or the user has ${MAX_DRAFTS} drafts` },
+      failureDescriptions: {
+        422: "Without `object`, some of the seven members are empty (the reference's text)",
+        413: `The draft is longer than ${MAX_DRAFT_CHARS} characters, or the user has ${MAX_DRAFTS} drafts`,
+      },
       summary: 'Store a draft',
       description:
-        '`object` (a JSON object) or the reference\'s seven members `category`, `language`, `name`, `buildCode`, `designCode`, ' +
-        '`configCode`, `image`; `id` to replace a draft. Answers the draft\'s `id`.',
+        "`object` (a JSON object) or the reference's seven members `category`, `language`, `name`, `buildCode`, `designCode`, " +
+        "`configCode`, `image`; `id` to replace a draft. Answers the draft's `id`.",
       minimal: 'user',
     },
     async ({ params, caller }) => {
       let object: Record<string, unknown>;
       if (params.object !== undefined) {
-        if (params.object.length > MAX_DRAFT_CHARS) throw new AssistantError(413, `A draft has at most ${MAX_DRAFT_CHARS} characters`);
+        if (params.object.length > MAX_DRAFT_CHARS)
+          throw new AssistantError(413, `A draft has at most ${MAX_DRAFT_CHARS} characters`);
         let parsed: unknown;
         try {
           parsed = JSON.parse(params.object);
         } catch {
           throw new AssistantError(400, 'The object must be JSON');
         }
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AssistantError(400, 'The object must be a JSON object');
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+          throw new AssistantError(400, 'The object must be a JSON object');
         // PostgreSQL's jsonb holds no NUL character and no lone surrogate (JSON.stringify escapes exactly those).
-        if (/\\u(0000|d[89a-f][0-9a-f]{2})/i.test(JSON.stringify(parsed))) throw new AssistantError(400, 'The object must not contain NUL characters or lone surrogates');
+        if (/\\u(0000|d[89a-f][0-9a-f]{2})/i.test(JSON.stringify(parsed)))
+          throw new AssistantError(400, 'The object must not contain NUL characters or lone surrogates');
         object = parsed as Record<string, unknown>;
       } else {
         object = Object.fromEntries(MEMBERS.map((m) => [m, params[m] ?? '']));
-        if (Object.values(object).some((v) => v === '')) throw new AssistantError(422, 'some values of object are empty');
-        if (JSON.stringify(object).length > MAX_DRAFT_CHARS) throw new AssistantError(413, `A draft has at most ${MAX_DRAFT_CHARS} characters`);
-        if (/\\u(0000|d[89a-f][0-9a-f]{2})/i.test(JSON.stringify(object))) throw new AssistantError(400, 'The draft must not contain NUL characters or lone surrogates');
+        if (Object.values(object).some((v) => v === ''))
+          throw new AssistantError(422, 'some values of object are empty');
+        if (JSON.stringify(object).length > MAX_DRAFT_CHARS)
+          throw new AssistantError(413, `A draft has at most ${MAX_DRAFT_CHARS} characters`);
+        if (/\\u(0000|d[89a-f][0-9a-f]{2})/i.test(JSON.stringify(object)))
+          throw new AssistantError(400, 'The draft must not contain NUL characters or lone surrogates');
       }
       const id = draftId(params.id) ?? randomBytes(4).toString('hex');
       const userId = caller!.id;
       await app.db.transaction(async (tx) => {
         // One user's drafts are counted and written one request at a time.
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext('assistant_drafts'), ${userId})`);
-        const [existing] = await tx.select({ id: assistantDrafts.id }).from(assistantDrafts).where(and(eq(assistantDrafts.userId, userId), eq(assistantDrafts.id, id)));
+        const [existing] = await tx
+          .select({ id: assistantDrafts.id })
+          .from(assistantDrafts)
+          .where(and(eq(assistantDrafts.userId, userId), eq(assistantDrafts.id, id)));
         if (!existing) {
-          const [{ n }] = (await tx.select({ n: count() }).from(assistantDrafts).where(eq(assistantDrafts.userId, userId))) as [{ n: number }];
-          if (n >= MAX_DRAFTS) throw new AssistantError(413, `A user keeps at most ${MAX_DRAFTS} drafts; delete some first`);
+          const [{ n }] = (await tx
+            .select({ n: count() })
+            .from(assistantDrafts)
+            .where(eq(assistantDrafts.userId, userId))) as [{ n: number }];
+          if (n >= MAX_DRAFTS)
+            throw new AssistantError(413, `A user keeps at most ${MAX_DRAFTS} drafts; delete some first`);
         }
         await tx
           .insert(assistantDrafts)
           .values({ userId, id, object })
-          .onConflictDoUpdate({ target: [assistantDrafts.userId, assistantDrafts.id], set: { object, modifiedAt: new Date() } });
+          .onConflictDoUpdate({
+            target: [assistantDrafts.userId, assistantDrafts.id],
+            set: { object, modifiedAt: new Date() },
+          });
       });
       return { accepted: true, message: 'draft stored', id };
     },
@@ -87,10 +112,11 @@ export async function draftRoutes(app: FastifyInstance) {
       url: '/cms/readDraft.json',
       method: 'GET',
       operationId: 'readDraft',
-      params: params({ id: 'one draft (all of the caller\'s when missing)' }),
+      params: params({ id: "one draft (all of the caller's when missing)" }),
       failures: [400, 401],
       summary: 'Read drafts',
-      description: '`id` (optional): `drafts`, an object of draft id -> the stored object, the caller\'s own only, oldest first.',
+      description:
+        "`id` (optional): `drafts`, an object of draft id -> the stored object, the caller's own only, oldest first.",
       minimal: 'user',
     },
     async ({ params, caller }) => {
@@ -113,13 +139,16 @@ export async function draftRoutes(app: FastifyInstance) {
       params: params({ id: 'the draft (required)' }),
       failures: [400, 401],
       summary: 'Delete a draft',
-      description: '`id`: deletes the caller\'s draft of that id (`accepted` true also when there was none).',
+      description: "`id`: deletes the caller's draft of that id (`accepted` true also when there was none).",
       minimal: 'user',
     },
     async ({ params, caller }) => {
       const id = draftId(params.id);
       if (!id) throw new AssistantError(400, 'The draft id is not given');
-      const gone = await app.db.delete(assistantDrafts).where(and(eq(assistantDrafts.userId, caller!.id), eq(assistantDrafts.id, id))).returning({ id: assistantDrafts.id });
+      const gone = await app.db
+        .delete(assistantDrafts)
+        .where(and(eq(assistantDrafts.userId, caller!.id), eq(assistantDrafts.id, id)))
+        .returning({ id: assistantDrafts.id });
       return { accepted: true, message: gone.length > 0 ? 'draft deleted' : 'no such draft' };
     },
   );

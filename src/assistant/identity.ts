@@ -37,7 +37,11 @@ function tokenOf(request: FastifyRequest, params: Record<string, string | undefi
  * expired or of a deleted account is an anonymous caller: the editor sends its stale cookie token with
  * every request. Endpoints that need a role then refuse it with the role text (401).
  */
-export async function identify(app: FastifyInstance, request: FastifyRequest, params: Record<string, string | undefined>): Promise<Identity> {
+export async function identify(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  params: Record<string, string | undefined>,
+): Promise<Identity> {
   const token = tokenOf(request, params);
   if (!token) return ANONYMOUS;
   let caller: Caller;

@@ -17,16 +17,26 @@ import { draftRoutes } from './drafts.js';
 import { AssistantAnswer, AssistantFailure, sendFailure, TAG } from './route.js';
 import { settingsFiles } from './settings-files.js';
 
-export const assistantTag = { name: TAG, description: 'The assistant skill server (`/cms`, `/aaa`, `/data/settings`): same accounts and tokens.' };
+export const assistantTag = {
+  name: TAG,
+  description: 'The assistant skill server (`/cms`, `/aaa`, `/data/settings`): same accounts and tokens.',
+};
 
 /**
  * The assistant face: its own answer shape (`accepted`, `message`, `session`), form bodies, and the
  * settings folder, whose hand-edited roles are applied at start-up (the reference's first-admin path).
  */
-export default async function assistant(app: FastifyInstance, { config, connect }: { config: Config; connect: boolean }) {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+export default async function assistant(
+  app: FastifyInstance,
+  { config, connect }: { config: Config; connect: boolean },
+) {
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 1024 * 1024 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
   app.setErrorHandler((err, _request, reply) => sendFailure(reply, err));
   app.addSchema(AssistantAnswer);
   app.addSchema(AssistantFailure);

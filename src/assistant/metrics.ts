@@ -10,7 +10,8 @@ import { existingSkill } from './skill-lookup.js';
 type Skill = typeof skills.$inferSelect;
 
 /** The skill a request names, with its row; 422 when there is no such file. */
-const namedSkill = async (app: FastifyInstance, repo: SkillRepo, p: Params): Promise<Skill> => (await existingSkill(app, repo, p)).row;
+const namedSkill = async (app: FastifyInstance, repo: SkillRepo, p: Params): Promise<Skill> =>
+  (await existingSkill(app, repo, p)).row;
 
 const flag = (value: string | undefined, what: string) => {
   if (value === undefined) return undefined;
@@ -104,7 +105,15 @@ export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
       url: '/cms/changeSkillStatus.json',
       method: ['GET', 'POST'],
       operationId: 'changeSkillStatus',
-      params: { ...SKILL_PARAMS, ...params({ staffPick: 'true or false', reviewed: 'true or false', editable: 'true or false', systemSkill: 'true or false' }) },
+      params: {
+        ...SKILL_PARAMS,
+        ...params({
+          staffPick: 'true or false',
+          reviewed: 'true or false',
+          editable: 'true or false',
+          systemSkill: 'true or false',
+        }),
+      },
       failures: [400, 401, 422],
       summary: 'Set staff pick, reviewed, editable and system skill',
       description: 'Administrators; each of `staffPick`, `reviewed`, `editable`, `systemSkill` is `true` or `false`.',
@@ -119,7 +128,8 @@ export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
         systemSkill: flag(params.systemSkill, 'systemSkill'),
       };
       // No flag given is nothing to change (an UPDATE without a column to set is an error).
-      if (Object.values(changes).some((v) => v !== undefined)) await app.db.update(skills).set(changes).where(eq(skills.id, skill.id));
+      if (Object.values(changes).some((v) => v !== undefined))
+        await app.db.update(skills).set(changes).where(eq(skills.id, skill.id));
       return { accepted: true, message: 'Skill status changed successfully.' };
     },
   );
@@ -130,7 +140,14 @@ export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
       url: '/cms/getSkillMetricsData.json',
       method: 'GET',
       operationId: 'getSkillMetricsData',
-      params: params({ language: 'languages, comma-separated (en)', model: 'model (general)', group: 'group (All)', count: 'records per list (10)', duration: 'days of usage counted (all)', metrics: 'group names, `;`-separated' }),
+      params: params({
+        language: 'languages, comma-separated (en)',
+        model: 'model (general)',
+        group: 'group (All)',
+        count: 'records per list (10)',
+        duration: 'days of usage counted (all)',
+        metrics: 'group names, `;`-separated',
+      }),
       failures: [400, 422],
       summary: 'Skills by metric',
       description:
@@ -143,29 +160,52 @@ export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
     },
     async ({ params }) => {
       const count = params.count === undefined ? 10 : Number(params.count);
-      if (!Number.isInteger(count) || count < 0) throw new AssistantError(422, 'Invalid count value. It should be positive.');
+      if (!Number.isInteger(count) || count < 0)
+        throw new AssistantError(422, 'Invalid count value. It should be positive.');
       const duration = params.duration === undefined ? -1 : Number(params.duration);
       if (!Number.isInteger(duration) || duration < -1) throw new AssistantError(422, 'Invalid duration value.');
       const model = checkedName('model', params.model || 'general');
       const group = params.group || 'All';
       const languages = (params.language || 'en').split(',').map((l) => checkedName('language', l.trim()));
-      const names = (params.metrics || 'Games, Trivia and Accessories').split(';').map((m) => m.trim()).filter(Boolean);
+      const names = (params.metrics || 'Games, Trivia and Accessories')
+        .split(';')
+        .map((m) => m.trim())
+        .filter(Boolean);
       const wantedGroup = group === 'All' ? undefined : checkedName('group', group);
       // The public skills of the repository's files (never the private trees), with their rows.
-      const all = await catalogOf(app, repo).records((e) => e.model === model && languages.includes(e.language) && (wantedGroup === undefined || e.group === wantedGroup), duration);
-      const top = (list: SkillRecord[], order?: (a: SkillRecord, b: SkillRecord) => number) => (order ? [...list].sort(order) : list).slice(0, count);
+      const all = await catalogOf(app, repo).records(
+        (e) =>
+          e.model === model && languages.includes(e.language) && (wantedGroup === undefined || e.group === wantedGroup),
+        duration,
+      );
+      const top = (list: SkillRecord[], order?: (a: SkillRecord, b: SkillRecord) => number) =>
+        (order ? [...list].sort(order) : list).slice(0, count);
       const metrics: Record<string, SkillRecord[]> = {
         newest: top(all, (a, b) => b.creationTime.localeCompare(a.creationTime)),
         latest: top(all, (a, b) => b.lastModifiedTime.localeCompare(a.lastModifiedTime)),
         rating: top(all, byRating),
         usage: top(all, (a, b) => b.usage_count - a.usage_count),
         feedback: top(all, (a, b) => b.skill_rating.feedback_count - a.skill_rating.feedback_count),
-        staffPicks: top(all.filter((r) => r.staffPick), byRating),
+        staffPicks: top(
+          all.filter((r) => r.staffPick),
+          byRating,
+        ),
         // The reference lists system skills in the order it found them (not sorted).
         systemSkills: top(all.filter((r) => r.systemSkill)),
       };
-      for (const name of names) metrics[name] = top(all.filter((r) => r.group === name), byRating);
-      return { accepted: true, model, group, language: languages.join(','), metrics, message: 'Success: Fetched skill data based on metrics' };
+      for (const name of names)
+        metrics[name] = top(
+          all.filter((r) => r.group === name),
+          byRating,
+        );
+      return {
+        accepted: true,
+        model,
+        group,
+        language: languages.join(','),
+        metrics,
+        message: 'Success: Fetched skill data based on metrics',
+      };
     },
   );
 }
@@ -180,7 +220,10 @@ export async function statsOf(app: FastifyInstance, ids: number[], duration: num
   const ratings = await app.db
     .select({
       skillId: skillRatings.skillId,
-      stars: sql<number[]>`array[${sql.join([1, 2, 3, 4, 5].map((n) => sql`count(*) filter (where ${skillRatings.stars} = ${sql.raw(String(n))})::int`), sql`, `)}]`,
+      stars: sql<number[]>`array[${sql.join(
+        [1, 2, 3, 4, 5].map((n) => sql`count(*) filter (where ${skillRatings.stars} = ${sql.raw(String(n))})::int`),
+        sql`, `,
+      )}]`,
       feedback: sql<number>`count(${skillRatings.feedback})::int`,
     })
     .from(skillRatings)
@@ -190,11 +233,20 @@ export async function statsOf(app: FastifyInstance, ids: number[], duration: num
   const usage = await app.db
     .select({ skillId: skillUsage.skillId, total: sql<number>`sum(${skillUsage.count})::int` })
     .from(skillUsage)
-    .where(and(among(skillUsage.skillId), duration < 0 ? undefined : sql`${skillUsage.day} > current_date - ${duration}::int`))
+    .where(
+      and(
+        among(skillUsage.skillId),
+        duration < 0 ? undefined : sql`${skillUsage.day} > current_date - ${duration}::int`,
+      ),
+    )
     .groupBy(skillUsage.skillId);
   for (const u of usage) stats.get(u.skillId)!.usage = u.total;
   const votes = await app.db
-    .select({ skillId: skillVotes.skillId, positive: sql<number>`count(*) filter (where ${skillVotes.positive})::int`, negative: sql<number>`count(*) filter (where not ${skillVotes.positive})::int` })
+    .select({
+      skillId: skillVotes.skillId,
+      positive: sql<number>`count(*) filter (where ${skillVotes.positive})::int`,
+      negative: sql<number>`count(*) filter (where not ${skillVotes.positive})::int`,
+    })
     .from(skillVotes)
     .where(among(skillVotes.skillId))
     .groupBy(skillVotes.skillId);

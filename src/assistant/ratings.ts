@@ -22,7 +22,11 @@ async function starsOf(app: FastifyInstance, skillId: number) {
   for (const r of rows) counts[r.stars! - 1] = r.n;
   const total = counts.reduce((a, b) => a + b, 0);
   const avg = total === 0 ? 0 : counts.reduce((sum, n, i) => sum + n * (i + 1), 0) / total;
-  return { ...Object.fromEntries(STAR_NAMES.map((name, i) => [name, counts[i]!])), avg_star: Math.round(avg * 100) / 100, total_star: total };
+  return {
+    ...Object.fromEntries(STAR_NAMES.map((name, i) => [name, counts[i]!])),
+    avg_star: Math.round(avg * 100) / 100,
+    total_star: total,
+  };
 }
 
 /**
@@ -39,7 +43,8 @@ export async function ratingRoutes(app: FastifyInstance, repo: SkillRepo) {
       params: { ...SKILL_PARAMS, ...params({ stars: '1 to 5' }) },
       failures: [400, 401, 422],
       summary: 'Rate a skill with 1 to 5 stars',
-      description: 'One rating per user and skill; a second call changes it. `model`, `group`, `language`, `skill`, `stars`.',
+      description:
+        'One rating per user and skill; a second call changes it. `model`, `group`, `language`, `skill`, `stars`.',
       minimal: 'user',
     },
     async ({ params, caller }) => {
@@ -51,7 +56,10 @@ export async function ratingRoutes(app: FastifyInstance, repo: SkillRepo) {
       await app.db
         .insert(skillRatings)
         .values({ skillId: row.id, userId: caller!.id, stars, starsAt: now, updatedAt: now })
-        .onConflictDoUpdate({ target: [skillRatings.skillId, skillRatings.userId], set: { stars, starsAt: now, updatedAt: now } });
+        .onConflictDoUpdate({
+          target: [skillRatings.skillId, skillRatings.userId],
+          set: { stars, starsAt: now, updatedAt: now },
+        });
       return { accepted: true, message: 'Skill ratings updated', ratings: await starsOf(app, row.id) };
     },
   );
@@ -71,11 +79,20 @@ export async function ratingRoutes(app: FastifyInstance, repo: SkillRepo) {
     async ({ params, caller }) => {
       const { row } = await existingSkill(app, repo, params);
       const [rating] = await app.db
-        .select({ stars: skillRatings.stars, at: sql<Date>`coalesce(${skillRatings.starsAt}, ${skillRatings.updatedAt})`.mapWith(skillRatings.updatedAt) })
+        .select({
+          stars: skillRatings.stars,
+          at: sql<Date>`coalesce(${skillRatings.starsAt}, ${skillRatings.updatedAt})`.mapWith(skillRatings.updatedAt),
+        })
         .from(skillRatings)
-        .where(and(eq(skillRatings.skillId, row.id), eq(skillRatings.userId, caller!.id), isNotNull(skillRatings.stars)));
+        .where(
+          and(eq(skillRatings.skillId, row.id), eq(skillRatings.userId, caller!.id), isNotNull(skillRatings.stars)),
+        );
       if (!rating) return { accepted: true, message: 'Skill not yet rated by the user' };
-      return { accepted: true, message: 'Fetched user rating successfully', ratings: { email: caller!.email, stars: rating.stars, timestamp: javaTimestamp(rating.at) } };
+      return {
+        accepted: true,
+        message: 'Fetched user rating successfully',
+        ratings: { email: caller!.email, stars: rating.stars, timestamp: javaTimestamp(rating.at) },
+      };
     },
   );
 
@@ -107,8 +124,13 @@ export async function ratingRoutes(app: FastifyInstance, repo: SkillRepo) {
         .where(and(eq(skillRatings.skillId, row.id), isNotNull(skillRatings.stars)))
         .groupBy(sql`date_trunc('month', ${at}, 'UTC')`)
         .orderBy(sql`date_trunc('month', ${at}, 'UTC')`);
-      if (months.length === 0) return { skill_name: ref.name, accepted: false, message: 'Skill has not been rated yet' };
-      const ratings_over_time = months.map((m) => ({ rating: m.rating, count: m.count, timestamp: javaTimestamp(m.first) }));
+      if (months.length === 0)
+        return { skill_name: ref.name, accepted: false, message: 'Skill has not been rated yet' };
+      const ratings_over_time = months.map((m) => ({
+        rating: m.rating,
+        count: m.count,
+        timestamp: javaTimestamp(m.first),
+      }));
       return { skill_name: ref.name, ratings_over_time, accepted: true, message: 'Ratings over time fetched' };
     },
   );
@@ -121,7 +143,8 @@ export async function ratingRoutes(app: FastifyInstance, repo: SkillRepo) {
       operationId: 'getProfileDetails',
       failures: [401],
       summary: 'The skills the caller rated',
-      description: '`rated_skills: [{<skill>: {stars, timestamp, group, language}}]`, latest first; `accepted: false` when there are none.',
+      description:
+        '`rated_skills: [{<skill>: {stars, timestamp, group, language}}]`, latest first; `accepted: false` when there are none.',
       minimal: 'user',
     },
     async ({ caller }) => {
@@ -138,7 +161,9 @@ export async function ratingRoutes(app: FastifyInstance, repo: SkillRepo) {
         .where(and(eq(skillRatings.userId, caller!.id), isNotNull(skillRatings.stars)))
         .orderBy(desc(sql`coalesce(${skillRatings.starsAt}, ${skillRatings.updatedAt})`), skills.id);
       if (rated.length === 0) return { accepted: false, message: 'User has not rated any Skills yet.' };
-      const rated_skills = rated.map((r) => ({ [r.name]: { stars: r.stars, timestamp: javaTimestamp(r.at), group: r.group, language: r.language } }));
+      const rated_skills = rated.map((r) => ({
+        [r.name]: { stars: r.stars, timestamp: javaTimestamp(r.at), group: r.group, language: r.language },
+      }));
       return { rated_skills, accepted: true, message: 'User ratings fetched.' };
     },
   );
@@ -159,7 +184,8 @@ export async function ratingRoutes(app: FastifyInstance, repo: SkillRepo) {
     },
     async ({ params, caller, request }) => {
       const { row } = await existingSkill(app, repo, params);
-      if (params.rating !== 'positive' && params.rating !== 'negative') throw new AssistantError(422, 'Rating must be positive or negative.');
+      if (params.rating !== 'positive' && params.rating !== 'negative')
+        throw new AssistantError(422, 'Rating must be positive or negative.');
       const voter = caller ? `user:${caller.id}` : `ip:${request.ip}`.slice(0, 100);
       const positive = params.rating === 'positive';
       const [earlier] = await app.db

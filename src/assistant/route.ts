@@ -15,7 +15,11 @@ export const AssistantAnswer = Type.Object(
       Type.Object({ identity: Type.Object({ type: Type.String(), name: Type.String(), anonymous: Type.Boolean() }) }),
     ),
   },
-  { $id: 'AssistantAnswer', additionalProperties: true, description: 'accepted, message, the session identity and the data of the endpoint' },
+  {
+    $id: 'AssistantAnswer',
+    additionalProperties: true,
+    description: 'accepted, message, the session identity and the data of the endpoint',
+  },
 );
 export const AssistantFailure = Type.Object(
   { accepted: Type.Literal(false), message: Type.String() },
@@ -29,10 +33,17 @@ const Parameters = Type.Object({
 
 /** Optional string parameters with their descriptions. */
 export const params = (described: Record<string, string>): Record<string, TSchema> =>
-  Object.fromEntries(Object.entries(described).map(([name, description]) => [name, Type.Optional(Type.String({ description }))]));
+  Object.fromEntries(
+    Object.entries(described).map(([name, description]) => [name, Type.Optional(Type.String({ description }))]),
+  );
 
 /** The four values that name a skill. */
-export const SKILL_PARAMS = params({ model: 'model (general)', group: 'group (Knowledge)', language: 'language (en)', skill: 'skill name' });
+export const SKILL_PARAMS = params({
+  model: 'model (general)',
+  group: 'group (Knowledge)',
+  language: 'language (en)',
+  skill: 'skill name',
+});
 
 const UNAVAILABLE = 'The database is down for a moment; nothing was done. `Retry-After` says when to try again';
 
@@ -47,7 +58,10 @@ export const failures = (codes: number[], descriptions: Record<number, string> =
       {
         description: descriptions[code] ?? (code === 503 ? UNAVAILABLE : 'Refused: `{"accepted": false, "message"}`'),
         // With `callback`, a refusal is the same object as a JSONP script (accounts.susi.ai reads only scripts).
-        content: { 'application/json': { schema: Type.Ref(AssistantFailure) }, 'application/javascript': { schema: { type: 'string' } } },
+        content: {
+          'application/json': { schema: Type.Ref(AssistantFailure) },
+          'application/javascript': { schema: { type: 'string' } },
+        },
         ...(code === 429 || code === 503 ? { headers: RETRY_AFTER } : {}),
       },
     ]),
@@ -90,7 +104,11 @@ const FORM_LIMITS = { parts: 64, fields: 48, files: 4, fieldSize: 1024 * 1024 };
  * Query parameters and form fields in one bag, as the reference reads them (`Query.get`: the query
  * wins), from urlencoded, JSON and multipart bodies alike, and the file parts named in `accept`.
  */
-export async function requestParams(request: FastifyRequest, accept: string[] = [], maxFileBytes = 1): Promise<{ params: Params; files: Record<string, FormFile> }> {
+export async function requestParams(
+  request: FastifyRequest,
+  accept: string[] = [],
+  maxFileBytes = 1,
+): Promise<{ params: Params; files: Record<string, FormFile> }> {
   const files: Record<string, FormFile> = {};
   let body: Params = {};
   if (request.isMultipart()) {
@@ -104,14 +122,20 @@ export async function requestParams(request: FastifyRequest, accept: string[] = 
       }
     } catch (err) {
       // busboy reports a broken form (wrong boundary, cut short) as a plain Error; the limits carry a status.
-      if (err instanceof Error && !('code' in err) && !('statusCode' in err)) throw new AssistantError(400, `Malformed multipart body: ${err.message}`);
+      if (err instanceof Error && !('code' in err) && !('statusCode' in err))
+        throw new AssistantError(400, `Malformed multipart body: ${err.message}`);
       throw err;
     }
   } else if (request.body && typeof request.body === 'object' && !Buffer.isBuffer(request.body)) {
     // Parameters are the members of an object; an array, or a member nested too deeply to write back as text, is no form.
     if (Array.isArray(request.body)) throw new AssistantError(400, 'The JSON body must be an object of parameters');
     try {
-      body = Object.fromEntries(Object.entries(request.body as Record<string, unknown>).map(([k, v]) => [k, v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v)]));
+      body = Object.fromEntries(
+        Object.entries(request.body as Record<string, unknown>).map(([k, v]) => [
+          k,
+          v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v),
+        ]),
+      );
     } catch (err) {
       if (err instanceof RangeError) throw new AssistantError(400, 'A member of the JSON body is nested too deeply');
       throw err;
@@ -137,7 +161,8 @@ export function callbackOf(params: Params): string | undefined {
 export function send(reply: FastifyReply, status: number, body: object, callback?: string) {
   reply.code(status).header('access-control-allow-origin', '*');
   const json = JSON.stringify(body);
-  if (callback !== undefined) return reply.type('application/javascript; charset=utf-8').send(`${callback}(${json});\n`);
+  if (callback !== undefined)
+    return reply.type('application/javascript; charset=utf-8').send(`${callback}(${json});\n`);
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
@@ -146,17 +171,21 @@ export function send(reply: FastifyReply, status: number, body: object, callback
  * Retry-After while the database is down), wrapped in the JSONP callback when the request named one.
  */
 export function sendFailure(reply: FastifyReply, err: unknown, callback?: string) {
-  if (err instanceof AssistantError) return send(reply, err.status, { accepted: false, message: err.message }, callback);
+  if (err instanceof AssistantError)
+    return send(reply, err.status, { accepted: false, message: err.message }, callback);
   if (isConnectionFailure(err)) {
     reply.log.error({ err }, 'assistant request failed');
     const unavailable = databaseUnavailable();
     reply.headers(unavailable.headers!);
     return send(reply, 503, { accepted: false, message: unavailable.detail }, callback);
   }
-  if (err instanceof RateLimited) return send(reply.headers(err.headers!), 429, { accepted: false, message: err.detail }, callback);
-  if (err instanceof JsonApiError && err.status < 500) return send(reply, err.status, { accepted: false, message: err.detail }, callback);
+  if (err instanceof RateLimited)
+    return send(reply.headers(err.headers!), 429, { accepted: false, message: err.detail }, callback);
+  if (err instanceof JsonApiError && err.status < 500)
+    return send(reply, err.status, { accepted: false, message: err.detail }, callback);
   const status = (err as { statusCode?: number }).statusCode;
-  if (status && status >= 400 && status < 500) return send(reply, status, { accepted: false, message: (err as Error).message }, callback);
+  if (status && status >= 400 && status < 500)
+    return send(reply, status, { accepted: false, message: (err as Error).message }, callback);
   reply.log.error({ err }, 'assistant request failed');
   return send(reply, 500, { accepted: false, message: 'The server could not complete the request' }, callback);
 }
@@ -172,7 +201,9 @@ function collapseRepeats(request: FastifyRequest) {
   }
 }
 
-const JSONP_PARAM = params({ callback: 'JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path)' });
+const JSONP_PARAM = params({
+  callback: 'JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path)',
+});
 
 /**
  * One assistant endpoint: reads the parameters (query, urlencoded, JSON or multipart), resolves the
@@ -192,50 +223,60 @@ export function assistantRoute(
   }) => Promise<object>,
 ) {
   const methods = [o.method].flat();
-  for (const method of methods) app.route({
-    method,
-    url: o.url,
-    schema: {
-      tags: [TAG],
-      // GET and POST do the same; each has its own operation id (`x`, `xPost`).
-      operationId: method === methods[0] ? o.operationId : `${o.operationId}${method[0]}${method.slice(1).toLowerCase()}`,
-      summary: o.summary,
-      description: o.description,
-      querystring: Type.Object({ ...Parameters.properties, ...JSONP_PARAM, ...(o.params ?? {}) }),
-      ...(method === 'POST' ? { consumes: ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'] } : {}),
-      response: {
-        200: {
-          description: 'The answer; with `callback`, the same object as a JSONP script `callback({...});`',
-          content: { 'application/json': { schema: Type.Ref(AssistantAnswer) }, 'application/javascript': { schema: { type: 'string' } } },
-        },
-        // A role too low is a 401 with the reference's text; parameters are validated on every route (one given twice is 400).
-        ...failures([400, ...(o.failures ?? []), ...(o.minimal === 'anonymous' ? [] : [401])], o.failureDescriptions),
+  for (const method of methods)
+    app.route({
+      method,
+      url: o.url,
+      schema: {
+        tags: [TAG],
+        // GET and POST do the same; each has its own operation id (`x`, `xPost`).
+        operationId:
+          method === methods[0] ? o.operationId : `${o.operationId}${method[0]}${method.slice(1).toLowerCase()}`,
+        summary: o.summary,
+        description: o.description,
+        querystring: Type.Object({ ...Parameters.properties, ...JSONP_PARAM, ...(o.params ?? {}) }),
         ...(method === 'POST'
-          ? failures([413, 415], { 413: 'The body is larger than its limit', 415: 'The body is not a form (urlencoded or multipart) or JSON' })
+          ? { consumes: ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'] }
           : {}),
+        response: {
+          200: {
+            description: 'The answer; with `callback`, the same object as a JSONP script `callback({...});`',
+            content: {
+              'application/json': { schema: Type.Ref(AssistantAnswer) },
+              'application/javascript': { schema: { type: 'string' } },
+            },
+          },
+          // A role too low is a 401 with the reference's text; parameters are validated on every route (one given twice is 400).
+          ...failures([400, ...(o.failures ?? []), ...(o.minimal === 'anonymous' ? [] : [401])], o.failureDescriptions),
+          ...(method === 'POST'
+            ? failures([413, 415], {
+                413: 'The body is larger than its limit',
+                415: 'The body is not a form (urlencoded or multipart) or JSON',
+              })
+            : {}),
+        },
       },
-    },
-    preValidation: async (request) => collapseRepeats(request),
-    handler: async (request, reply) => {
-      let callback: string | undefined;
-      try {
-        const { params, files } = await requestParams(request, o.files, o.maxFileBytes);
-        callback = callbackOf(params);
-        const identity = await identify(app, request, params);
-        const caller = o.minimal === 'anonymous' ? identity.caller : requireRole(identity, o.minimal);
-        const body = await handler({ request, reply, identity, params, files, caller });
-        return send(reply, 200, { ...body, session: sessionOf(identity, request) }, callback);
-      } catch (err) {
-        // A body refused before the parameters were read: the query's callback still names the script.
-        if (callback === undefined) {
-          try {
-            callback = callbackOf(paramsOf(request));
-          } catch {
-            // A bad callback: the failure stays JSON.
+      preValidation: async (request) => collapseRepeats(request),
+      handler: async (request, reply) => {
+        let callback: string | undefined;
+        try {
+          const { params, files } = await requestParams(request, o.files, o.maxFileBytes);
+          callback = callbackOf(params);
+          const identity = await identify(app, request, params);
+          const caller = o.minimal === 'anonymous' ? identity.caller : requireRole(identity, o.minimal);
+          const body = await handler({ request, reply, identity, params, files, caller });
+          return send(reply, 200, { ...body, session: sessionOf(identity, request) }, callback);
+        } catch (err) {
+          // A body refused before the parameters were read: the query's callback still names the script.
+          if (callback === undefined) {
+            try {
+              callback = callbackOf(paramsOf(request));
+            } catch {
+              // A bad callback: the failure stays JSON.
+            }
           }
+          return sendFailure(reply, err, callback);
         }
-        return sendFailure(reply, err, callback);
-      }
-    },
-  });
+      },
+    });
 }

@@ -67,9 +67,18 @@ export function settingsFiles(app: FastifyInstance, folder: string): SettingsFil
     const accounts = await live();
     const key = (email: string) => `email:${email}`;
     const accounting = Object.fromEntries(
-      accounts.map((a) => [key(a.email), { signupTime: a.createdAt.toISOString(), lastLoginTime: a.lastLoginAt?.toISOString() ?? null, stores: a.stores }]),
+      accounts.map((a) => [
+        key(a.email),
+        {
+          signupTime: a.createdAt.toISOString(),
+          lastLoginTime: a.lastLoginAt?.toISOString() ?? null,
+          stores: a.stores,
+        },
+      ]),
     );
-    const authorization = Object.fromEntries(accounts.map((a) => [key(a.email), { permissions: {}, userRole: roleOfRow(a) }]));
+    const authorization = Object.fromEntries(
+      accounts.map((a) => [key(a.email), { permissions: {}, userRole: roleOfRow(a) }]),
+    );
     const text = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
     return new Map([
       ['accounting.json', text(accounting)],
@@ -85,7 +94,9 @@ export function settingsFiles(app: FastifyInstance, folder: string): SettingsFil
     },
     async names() {
       await mkdir(dir, { recursive: true });
-      const held = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => e.name);
+      const held = (await readdir(dir, { withFileTypes: true }))
+        .filter((e) => e.isFile() && !e.name.startsWith('.'))
+        .map((e) => e.name);
       return [...new Set([...PRODUCED, ...held])].sort();
     },
     async open(name) {
@@ -105,10 +116,19 @@ export function settingsFiles(app: FastifyInstance, folder: string): SettingsFil
       const applied: string[] = [];
       for (const [key, entry] of Object.entries(edited ?? {})) {
         const role = entry?.userRole;
-        if (!key.startsWith('email:') || typeof role !== 'string' || !ROLES.includes(role as Role) || role === 'anonymous') continue;
+        if (
+          !key.startsWith('email:') ||
+          typeof role !== 'string' ||
+          !ROLES.includes(role as Role) ||
+          role === 'anonymous'
+        )
+          continue;
         const account = current.get(key.slice('email:'.length).toLowerCase());
         if (!account || roleOfRow(account) === role) continue;
-        await app.db.update(users).set(roleColumns(role as Role)).where(eq(users.id, account.id));
+        await app.db
+          .update(users)
+          .set(roleColumns(role as Role))
+          .where(eq(users.id, account.id));
         applied.push(`${account.email}: ${role}`);
       }
       return applied;

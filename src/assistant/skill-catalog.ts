@@ -35,7 +35,8 @@ function named(...names: string[]) {
   }
 }
 
-const keyOf = (s: { model: string; group: string; language: string; name: string }) => `${s.model}\0${s.group}\0${s.language}\0${s.name}`;
+const keyOf = (s: { model: string; group: string; language: string; name: string }) =>
+  `${s.model}\0${s.group}\0${s.language}\0${s.name}`;
 
 /**
  * Every public skill of the repository, read from the files (so skills committed by git directly
@@ -70,7 +71,9 @@ export class SkillCatalog {
       const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`));
       if (line && /^[0-9a-f]{40} /.test(line)) return line.slice(0, 40);
     }
-    const { stdout } = await run('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: this.repo.root }).catch(() => ({ stdout: '' }));
+    const { stdout } = await run('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: this.repo.root }).catch(() => ({
+      stdout: '',
+    }));
     return stdout.trim();
   }
 
@@ -121,16 +124,26 @@ export class SkillCatalog {
   private async ensureRows(entries: CatalogEntry[]) {
     const models = [...new Set(entries.map((e) => e.model))];
     if (models.length === 0) return;
-    const rows = await this.app.db.select({ model: skills.model, group: skills.group, language: skills.language, name: skills.name }).from(skills).where(inArray(skills.model, models));
+    const rows = await this.app.db
+      .select({ model: skills.model, group: skills.group, language: skills.language, name: skills.name })
+      .from(skills)
+      .where(inArray(skills.model, models));
     const known = new Set(rows.map(keyOf));
     for (const e of entries) {
       if (known.has(keyOf(e))) continue;
-      await skillRowOf(this.app, this.repo, { where: { model: e.model, group: e.group, language: e.language }, name: e.name, path: e.path });
+      await skillRowOf(this.app, this.repo, {
+        where: { model: e.model, group: e.group, language: e.language },
+        name: e.name,
+        path: e.path,
+      });
     }
   }
 
   /** The entry of one skill (name matched as the reference does: exact, else ignoring case). */
-  async entry(where: { model: string; group: string; language: string }, name: string): Promise<CatalogEntry | undefined> {
+  async entry(
+    where: { model: string; group: string; language: string },
+    name: string,
+  ): Promise<CatalogEntry | undefined> {
     const all = await this.entries();
     const here = all.filter((e) => e.model === where.model && e.group === where.group && e.language === where.language);
     return here.find((e) => e.name === name) ?? here.find((e) => e.name.toLowerCase() === name.toLowerCase());
@@ -146,19 +159,38 @@ export class SkillCatalog {
     const models = [...new Set(entries.map((e) => e.model))];
     const rows = await this.app.db.select().from(skills).where(inArray(skills.model, models));
     const byKey = new Map<string, SkillRow>(rows.map((r) => [keyOf(r), r]));
-    const wanted = entries.map((e) => [e, byKey.get(keyOf(e))] as const).filter((pair): pair is readonly [CatalogEntry, SkillRow] => pair[1] !== undefined);
-    const stats = new Map(await statsOf(this.app, wanted.map(([, r]) => r.id), duration));
+    const wanted = entries
+      .map((e) => [e, byKey.get(keyOf(e))] as const)
+      .filter((pair): pair is readonly [CatalogEntry, SkillRow] => pair[1] !== undefined);
+    const stats = new Map(
+      await statsOf(
+        this.app,
+        wanted.map(([, r]) => r.id),
+        duration,
+      ),
+    );
     return wanted.map(([e, r]) => record(r, stats.get(r.id)!, e));
   }
 
   /** The record of one skill, or undefined when there is no such file. */
-  async recordOf(where: { model: string; group: string; language: string }, name: string, duration = -1): Promise<SkillRecord | undefined> {
+  async recordOf(
+    where: { model: string; group: string; language: string },
+    name: string,
+    duration = -1,
+  ): Promise<SkillRecord | undefined> {
     const entry = await this.entry(where, name);
     if (!entry) return undefined;
     let [row] = await this.app.db
       .select()
       .from(skills)
-      .where(and(eq(skills.model, entry.model), eq(skills.group, entry.group), eq(skills.language, entry.language), eq(skills.name, entry.name)));
+      .where(
+        and(
+          eq(skills.model, entry.model),
+          eq(skills.group, entry.group),
+          eq(skills.language, entry.language),
+          eq(skills.name, entry.name),
+        ),
+      );
     row ??= await skillRowOf(this.app, this.repo, { where, name: entry.name, path: entry.path });
     const [stats] = await statsOf(this.app, [row.id], duration);
     return record(row, stats![1], entry);

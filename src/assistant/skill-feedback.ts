@@ -47,7 +47,10 @@ export async function feedbackRoutes(app: FastifyInstance, repo: SkillRepo) {
       await app.db
         .insert(skillRatings)
         .values({ skillId: row.id, userId: caller!.id, feedback, feedbackAt: now, updatedAt: now })
-        .onConflictDoUpdate({ target: [skillRatings.skillId, skillRatings.userId], set: { feedback, feedbackAt: now, updatedAt: now } });
+        .onConflictDoUpdate({
+          target: [skillRatings.skillId, skillRatings.userId],
+          set: { feedback, feedbackAt: now, updatedAt: now },
+        });
       return { accepted: true, message: 'Skill feedback updated', feedback };
     },
   );
@@ -62,7 +65,7 @@ export async function feedbackRoutes(app: FastifyInstance, repo: SkillRepo) {
       failures: [422],
       summary: 'The feedback of a skill',
       description:
-        '`feedback: [{email, feedback, timestamp, rating, avatar, user_name}]`, oldest first; `rating` is the author\'s stars (0 for none). ' +
+        "`feedback: [{email, feedback, timestamp, rating, avatar, user_name}]`, oldest first; `rating` is the author's stars (0 for none). " +
         "Another user's `email` is only `name@...` (what the reference's clients show of it); the caller's own is whole.",
       minimal: 'anonymous',
     },
@@ -74,7 +77,9 @@ export async function feedbackRoutes(app: FastifyInstance, repo: SkillRepo) {
           email: users.email,
           feedback: skillRatings.feedback,
           stars: skillRatings.stars,
-          at: sql<Date>`coalesce(${skillRatings.feedbackAt}, ${skillRatings.updatedAt})`.mapWith(skillRatings.updatedAt),
+          at: sql<Date>`coalesce(${skillRatings.feedbackAt}, ${skillRatings.updatedAt})`.mapWith(
+            skillRatings.updatedAt,
+          ),
           avatar: users.avatarUrl,
           userName: sql<string | null>`coalesce(${users.publicName}, ${users.name})`,
         })
@@ -90,7 +95,8 @@ export async function feedbackRoutes(app: FastifyInstance, repo: SkillRepo) {
         avatar: f.avatar ?? '',
         user_name: f.userName ?? '',
       }));
-      if (feedback.length === 0) return { skill_name: ref.name, feedback, accepted: false, message: "Skill hasn't been given any feedback" };
+      if (feedback.length === 0)
+        return { skill_name: ref.name, feedback, accepted: false, message: "Skill hasn't been given any feedback" };
       return { skill_name: ref.name, feedback, accepted: true, message: 'Skill feedback fetched' };
     },
   );
@@ -104,7 +110,8 @@ export async function feedbackRoutes(app: FastifyInstance, repo: SkillRepo) {
       params: SKILL_PARAMS,
       failures: [401, 422],
       summary: "Remove the caller's feedback on a skill",
-      description: 'Only the caller\'s own, as in the reference (their stars stay). "Skill feedback missing" when there was none.',
+      description:
+        'Only the caller\'s own, as in the reference (their stars stay). "Skill feedback missing" when there was none.',
       minimal: 'user',
     },
     async ({ params, caller }) => {
@@ -136,7 +143,11 @@ export async function feedbackRoutes(app: FastifyInstance, repo: SkillRepo) {
     async ({ params, caller }) => {
       const { row } = await existingSkill(app, repo, params);
       const feedback = textOf(params.feedback);
-      const added = await app.db.insert(skillReports).values({ skillId: row.id, userId: caller!.id, feedback }).onConflictDoNothing().returning({ skillId: skillReports.skillId });
+      const added = await app.db
+        .insert(skillReports)
+        .values({ skillId: row.id, userId: caller!.id, feedback })
+        .onConflictDoNothing()
+        .returning({ skillId: skillReports.skillId });
       if (added.length === 0) throw new AssistantError(422, 'Skill already reported by the user.');
       return { accepted: true, message: 'Skill reported successfully', feedback };
     },
@@ -151,7 +162,8 @@ export async function feedbackRoutes(app: FastifyInstance, repo: SkillRepo) {
       params: params({ search: 'only the skill of this name' }),
       failures: [401],
       summary: 'Reported skills (operators)',
-      description: '`list: [{skill_name, group, language, model, editable, reviewed, author, type, reports: [{feedback, email}]}]`.',
+      description:
+        '`list: [{skill_name, group, language, model, editable, reviewed, author, type, reports: [{feedback, email}]}]`.',
       minimal: 'operator',
     },
     async ({ params }) => {
@@ -163,9 +175,13 @@ export async function feedbackRoutes(app: FastifyInstance, repo: SkillRepo) {
         .innerJoin(users, eq(users.id, skillReports.userId))
         .where(search === undefined ? undefined : eq(skills.name, search))
         .orderBy(skills.id, skillReports.createdAt);
-      const bySkill = new Map<number, { skill: typeof skills.$inferSelect; reports: { feedback: string; email: string }[] }>();
+      const bySkill = new Map<
+        number,
+        { skill: typeof skills.$inferSelect; reports: { feedback: string; email: string }[] }
+      >();
       for (const r of rows) {
-        const entry = bySkill.get(r.skill.id) ?? bySkill.set(r.skill.id, { skill: r.skill, reports: [] }).get(r.skill.id)!;
+        const entry =
+          bySkill.get(r.skill.id) ?? bySkill.set(r.skill.id, { skill: r.skill, reports: [] }).get(r.skill.id)!;
         entry.reports.push({ feedback: r.feedback, email: r.email });
       }
       const list = [];
@@ -189,6 +205,9 @@ export async function feedbackRoutes(app: FastifyInstance, repo: SkillRepo) {
 
 /** The `::author` of a skill's file (the reference's metadata `author`; never the e-mail address), null without one. */
 async function authorOf(repo: SkillRepo, skill: typeof skills.$inferSelect): Promise<string | null> {
-  const file = await skillFileOf(repo, skillRefOf(repo, { model: skill.model, group: skill.group, language: skill.language, skill: skill.name }));
+  const file = await skillFileOf(
+    repo,
+    skillRefOf(repo, { model: skill.model, group: skill.group, language: skill.language, skill: skill.name }),
+  );
   return file ? parseSkillMetadata(await repo.read(file.path)).author : null;
 }

@@ -18,12 +18,33 @@ export interface SkillFileMetadata {
   examples: string[];
 }
 
-const TEXT_KEYS = ['name', 'description', 'image', 'author', 'author_url', 'author_email', 'developer_privacy_policy', 'terms_of_use', 'kickoff'] as const;
+const TEXT_KEYS = [
+  'name',
+  'description',
+  'image',
+  'author',
+  'author_url',
+  'author_email',
+  'developer_privacy_policy',
+  'terms_of_use',
+  'kickoff',
+] as const;
 
 export function parseSkillMetadata(text: string): SkillFileMetadata {
   const meta: SkillFileMetadata = {
-    name: null, description: null, image: null, author: null, author_url: null, author_email: null,
-    developer_privacy_policy: null, terms_of_use: null, dynamic_content: false, protected: false, tags: [], kickoff: null, examples: [],
+    name: null,
+    description: null,
+    image: null,
+    author: null,
+    author_url: null,
+    author_email: null,
+    developer_privacy_policy: null,
+    terms_of_use: null,
+    dynamic_content: false,
+    protected: false,
+    tags: [],
+    kickoff: null,
+    examples: [],
   };
   const examples = new Set<string>();
   for (const raw of text.split(/\r?\n/)) {
@@ -36,7 +57,11 @@ export function parseSkillMetadata(text: string): SkillFileMetadata {
       if ((TEXT_KEYS as readonly string[]).includes(key)) meta[key as (typeof TEXT_KEYS)[number]] = value;
       else if (key === 'dynamic_content') meta.dynamic_content = value.toLowerCase() === 'yes';
       else if (key === 'protected') meta.protected = value.toLowerCase() === 'yes';
-      else if (key === 'tags') meta.tags = value.split(',').map((t) => t.trim()).filter(Boolean);
+      else if (key === 'tags')
+        meta.tags = value
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean);
       continue;
     }
     // `!example: text` (the head is case-insensitive; the reference splits at the last colon).

@@ -96,7 +96,8 @@ export async function skillHistoryRoutes(app: FastifyInstance, repo: SkillRepo) 
     async ({ params }) => {
       const ref = skillRefOf(repo, params, { skill: 'wikipedia' });
       if (!params.commitID) throw new AssistantError(400, 'Commit ID is Null');
-      if (!COMMIT_ID.test(params.commitID)) throw new AssistantError(400, 'The commit ID must be 4 to 40 hexadecimal digits');
+      if (!COMMIT_ID.test(params.commitID))
+        throw new AssistantError(400, 'The commit ID must be 4 to 40 hexadecimal digits');
       const commit = await repo.commitInfo(params.commitID);
       if (!commit) throw new AssistantError(404, 'No commit with this ID');
       const current = (await skillFileOf(repo, ref)) ?? ref;
@@ -116,9 +117,15 @@ export async function skillHistoryRoutes(app: FastifyInstance, repo: SkillRepo) 
       url: '/cms/deleteSkill.json',
       method: 'GET',
       operationId: 'deleteSkill',
-      params: { ...SKILL_PARAMS, ...params({ private: '`1`: a bot of the caller (private/<user>/<group>/<language>)' }) },
+      params: {
+        ...SKILL_PARAMS,
+        ...params({ private: '`1`: a bot of the caller (private/<user>/<group>/<language>)' }),
+      },
       failures: [400, 401, 403, 422],
-      failureDescriptions: { 403: 'A public skill of another author, and the caller is no administrator', 422: 'No such skill' },
+      failureDescriptions: {
+        403: 'A public skill of another author, and the caller is no administrator',
+        422: 'No such skill',
+      },
       summary: 'Delete a skill or a bot',
       description:
         '`model`, `group`, `language`, `skill`, `private`. The file moves to `deleted/` in the skill repository (one ' +
@@ -152,7 +159,12 @@ export async function skillHistoryRoutes(app: FastifyInstance, repo: SkillRepo) 
         }
         await write({ move: [[path, join('deleted', path)]] }, caller!.email, `Deleted ${name}`);
         const expired = await expiredDeletions(repo, new Date());
-        if (expired.length > 0) await write({ remove: expired }, caller!.email, `Purged ${expired.length} skill(s) deleted more than ${KEEP_DELETED_DAYS} days ago`);
+        if (expired.length > 0)
+          await write(
+            { remove: expired },
+            caller!.email,
+            `Purged ${expired.length} skill(s) deleted more than ${KEEP_DELETED_DAYS} days ago`,
+          );
         // The lists read the rows: a deleted skill leaves them (undoDeleteSkill makes a new row).
         if (rowId !== undefined) await app.db.delete(skills).where(eq(skills.id, rowId));
         return { accepted: true, message: `Deleted ${name}` };
@@ -174,7 +186,8 @@ export async function skillHistoryRoutes(app: FastifyInstance, repo: SkillRepo) 
         422: 'No such deleted skill',
       },
       summary: 'Restore a deleted skill',
-      description: '`model`, `group`, `language`, `skill`: moves the skill back from `deleted/` (one commit). Administrators and the author.',
+      description:
+        '`model`, `group`, `language`, `skill`: moves the skill back from `deleted/` (one commit). Administrators and the author.',
       minimal: 'user',
     },
     async ({ params, caller, identity }) => {
@@ -186,7 +199,10 @@ export async function skillHistoryRoutes(app: FastifyInstance, repo: SkillRepo) 
         const file = (await repo.list(folder, true)).find((f) => f.toLowerCase() === wanted);
         if (!file) throw new AssistantError(422, 'Skill does not exist in the deleted skills.');
         const deleted = join(folder, file);
-        if (rank(identity.role) < rank('admin') && parseSkillMetadata(await repo.read(deleted)).author_email !== caller!.email) {
+        if (
+          rank(identity.role) < rank('admin') &&
+          parseSkillMetadata(await repo.read(deleted)).author_email !== caller!.email
+        ) {
           throw new AssistantError(403, 'Must be admin or the author to restore a skill');
         }
         const restored = { ...ref, name: file.slice(0, -4), path: join(repo.folder(ref.where), file) };

@@ -27,8 +27,16 @@ export const checkedWhere = (where: SkillPath): SkillPath => ({
   language: checkedName('language', where.language),
 });
 
-export function skillRefOf(repo: SkillRepo, p: Params, defaults: Partial<SkillPath> & { skill?: string } = {}): SkillRef {
-  const where = checkedWhere({ model: p.model || defaults.model || 'general', group: p.group || defaults.group || 'Knowledge', language: p.language || defaults.language || 'en' });
+export function skillRefOf(
+  repo: SkillRepo,
+  p: Params,
+  defaults: Partial<SkillPath> & { skill?: string } = {},
+): SkillRef {
+  const where = checkedWhere({
+    model: p.model || defaults.model || 'general',
+    group: p.group || defaults.group || 'Knowledge',
+    language: p.language || defaults.language || 'en',
+  });
   const name = checkedName('skill', p.skill || defaults.skill);
   return { where, name, path: join(repo.folder(where), `${name}.txt`) };
 }
@@ -51,7 +59,12 @@ export async function skillFileOf(repo: SkillRepo, ref: SkillRef): Promise<Skill
  * account of `::author_email` when there is one.
  */
 export async function skillRowOf(app: FastifyInstance, repo: SkillRepo, ref: SkillRef): Promise<SkillRow> {
-  const key = and(eq(skills.model, ref.where.model), eq(skills.group, ref.where.group), eq(skills.language, ref.where.language), eq(skills.name, ref.name));
+  const key = and(
+    eq(skills.model, ref.where.model),
+    eq(skills.group, ref.where.group),
+    eq(skills.language, ref.where.language),
+    eq(skills.name, ref.name),
+  );
   const [found] = await app.db.select().from(skills).where(key);
   if (found) return found;
   const meta = parseSkillMetadata(await repo.read(ref.path));
@@ -66,7 +79,11 @@ export async function skillRowOf(app: FastifyInstance, repo: SkillRepo, ref: Ski
 }
 
 /** The skill a request names, with its row; the reference's 422 "Skill does not exist." when there is no such file. */
-export async function existingSkill(app: FastifyInstance, repo: SkillRepo, p: Params): Promise<{ ref: SkillRef; row: SkillRow }> {
+export async function existingSkill(
+  app: FastifyInstance,
+  repo: SkillRepo,
+  p: Params,
+): Promise<{ ref: SkillRef; row: SkillRow }> {
   const ref = await skillFileOf(repo, skillRefOf(repo, p));
   if (!ref) throw new AssistantError(422, 'Skill does not exist.');
   return { ref, row: await skillRowOf(app, repo, ref) };

@@ -8,7 +8,16 @@ import sharp from 'sharp';
 import { skills, users } from '../../db/schema/index.js';
 import { AssistantError, identify, rank } from './identity.js';
 import { byRating, type SkillRecord } from './metrics.js';
-import { AssistantFailure, assistantRoute, isPrivate, type Params, params, paramsOf, SKILL_PARAMS, TAG } from './route.js';
+import {
+  AssistantFailure,
+  assistantRoute,
+  isPrivate,
+  type Params,
+  params,
+  paramsOf,
+  SKILL_PARAMS,
+  TAG,
+} from './route.js';
 import { catalogOf } from './skill-catalog.js';
 import { checkedName, privateFolder, type SkillRepo } from './skill-repo.js';
 
@@ -55,7 +64,8 @@ function imageTypeOf(data: Buffer, name: string): string | undefined {
   if (data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
   if (data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
   if (data.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif';
-  if (data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  if (data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP')
+    return 'image/webp';
   if (data.subarray(0, 2).toString('latin1') === 'BM') return 'image/bmp';
   if (/\.svg$/i.test(name) && /^\s*</.test(data.subarray(0, 256).toString('utf8'))) return 'image/svg+xml';
   return undefined;
@@ -64,10 +74,17 @@ function imageTypeOf(data: Buffer, name: string): string | undefined {
 let defaultImage: Promise<Image> | undefined;
 /** The image answered for every image that is not there (the reference never answers 404): a plain grey square. */
 function theDefaultImage(): Promise<Image> {
-  defaultImage ??= sharp({ create: { width: 128, height: 128, channels: 4, background: { r: 224, g: 224, b: 224, alpha: 1 } } })
+  defaultImage ??= sharp({
+    create: { width: 128, height: 128, channels: 4, background: { r: 224, g: 224, b: 224, alpha: 1 } },
+  })
     .png()
     .toBuffer()
-    .then((data) => ({ data, type: 'image/png', modified: new Date(Math.floor(Date.now() / 1000) * 1000), etag: etagOf(data) }));
+    .then((data) => ({
+      data,
+      type: 'image/png',
+      modified: new Date(Math.floor(Date.now() / 1000) * 1000),
+      etag: etagOf(data),
+    }));
   return defaultImage;
 }
 
@@ -80,7 +97,10 @@ async function imageAt(repo: SkillRepo, path: string): Promise<Image | undefined
   const data = await readFile(full);
   const type = imageTypeOf(data, path);
   if (!type) return undefined;
-  const headers: Record<string, string> = type === 'image/svg+xml' ? { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" } : {};
+  const headers: Record<string, string> =
+    type === 'image/svg+xml'
+      ? { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" }
+      : {};
   return { data, type, modified: new Date(Math.floor(info.mtimeMs / 1000) * 1000), etag: etagOf(data), headers };
 }
 
@@ -92,7 +112,12 @@ const imagePath = (image: string) => {
 };
 
 /** Which file of the repository a getImage.png request names (the reference's GetImageServlet), undefined when none. */
-async function imageRequested(app: FastifyInstance, repo: SkillRepo, request: FastifyRequest, p: Params): Promise<string | undefined> {
+async function imageRequested(
+  app: FastifyInstance,
+  repo: SkillRepo,
+  request: FastifyRequest,
+  p: Params,
+): Promise<string | undefined> {
   const group = given(p, 'group');
   const language = given(p, 'language');
   const image = given(p, 'image');
@@ -120,7 +145,10 @@ async function imageRequested(app: FastifyInstance, repo: SkillRepo, request: Fa
 function notModified(request: FastifyRequest, image: Image) {
   const match = request.headers['if-none-match'];
   if (match !== undefined) {
-    return match.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === image.etag.slice(2) || t === '*');
+    return match
+      .split(',')
+      .map((t) => t.trim().replace(/^W\//, ''))
+      .some((t) => t === image.etag.slice(2) || t === '*');
   }
   const since = Date.parse(request.headers['if-modified-since'] ?? '');
   return Number.isFinite(since) && image.modified.getTime() <= since;
@@ -198,14 +226,21 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
           model: Type.Optional(Type.String({ description: 'model of a public skill (general)' })),
           group: Type.Optional(Type.String({ description: 'group of the skill' })),
           language: Type.Optional(Type.String({ description: 'language of the skill' })),
-          image: Type.Optional(Type.String({ description: '`images/<file>` of a skill, or `<folder>/<file>` of an upload' })),
-          access_token: Type.Optional(Type.String({ description: "the caller's token: the image of the caller's private bot" })),
+          image: Type.Optional(
+            Type.String({ description: '`images/<file>` of a skill, or `<folder>/<file>` of an upload' }),
+          ),
+          access_token: Type.Optional(
+            Type.String({ description: "the caller's token: the image of the caller's private bot" }),
+          ),
           avatar: Type.Optional(Type.String({ description: 'accepted and ignored (avatars are not served here)' })),
           sliderImage: Type.Optional(Type.String({ description: 'accepted and ignored (answers the default image)' })),
         }),
         response: {
           200: imageResponse,
-          304: { description: 'Not modified (the `If-None-Match` or `If-Modified-Since` of the request still holds)', type: 'null' },
+          304: {
+            description: 'Not modified (the `If-None-Match` or `If-Modified-Since` of the request still holds)',
+            type: 'null',
+          },
           400: Type.Ref(AssistantFailure, { description: 'A parameter given twice' }),
         },
       },
@@ -222,7 +257,8 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
         // A bad name is no image: the default one, as for any image that is not there.
         if (!(err instanceof AssistantError)) throw err;
       }
-      if (found) return sendImage(request, reply, found, inPrivateTree ? 'private, max-age=600' : 'public, max-age=600');
+      if (found)
+        return sendImage(request, reply, found, inPrivateTree ? 'private, max-age=600' : 'public, max-age=600');
       return sendImage(request, reply, await theDefaultImage(), 'public, max-age=60');
     },
   );
@@ -252,10 +288,26 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
       const epoch = new Date(0).toISOString();
       const skill_metadata = found ?? {
         ...where,
-        developer_privacy_policy: null, descriptions: null, image: null, author: null, author_url: null, author_email: null,
-        skill_name: null, protected: false, reviewed: false, editable: true, staffPick: false, systemSkill: false,
-        terms_of_use: null, dynamic_content: false, examples: null, skill_rating: null, usage_count: 0, skill_tag: null,
-        lastModifiedTime: epoch, creationTime: epoch,
+        developer_privacy_policy: null,
+        descriptions: null,
+        image: null,
+        author: null,
+        author_url: null,
+        author_email: null,
+        skill_name: null,
+        protected: false,
+        reviewed: false,
+        editable: true,
+        staffPick: false,
+        systemSkill: false,
+        terms_of_use: null,
+        dynamic_content: false,
+        examples: null,
+        skill_rating: null,
+        usage_count: 0,
+        skill_tag: null,
+        lastModifiedTime: epoch,
+        creationTime: epoch,
       };
       return { skill_metadata, accepted: true, message: "Success: Fetched Skill's Metadata" };
     },
@@ -290,7 +342,7 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
       description:
         "The reference's ListSkillService: `skills` (by skill tag), with `applyFilter=true` also `filteredData` sorted by " +
         '`filter_type` (`filter_name` ascending or descending; both required: 422 "Bad Filters."), `pageCount` with ' +
-        '`count`, `skillStats` for operators and above. `private=1` with a token answers the caller\'s bots ' +
+        "`count`, `skillStats` for operators and above. `private=1` with a token answers the caller's bots " +
         '`{chatbots:[{name, language, group}]}` (`accepted` false, "User has no chatbots." when there are none).',
       minimal: 'anonymous',
     },
@@ -312,20 +364,36 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
       const group = given(params, 'group') ?? 'All';
       const wantedGroup = group === 'All' ? undefined : checkedName('group', group);
       const languageList = given(params, 'language') ?? 'en';
-      const languages = languageList.split(',').map((l) => l.trim()).filter(Boolean);
+      const languages = languageList
+        .split(',')
+        .map((l) => l.trim())
+        .filter(Boolean);
       const reviewed = bool(given(params, 'reviewed'));
       const staffPicks = bool(given(params, 'staff_picks'));
       const count = integer(given(params, 'count'), -1, 'Invalid count value.');
-      if (given(params, 'count') !== undefined && count < 0) throw new AssistantError(422, 'Invalid count value. It should be positive.');
+      if (given(params, 'count') !== undefined && count < 0)
+        throw new AssistantError(422, 'Invalid count value. It should be positive.');
       const page = integer(given(params, 'page'), 0, 'Invalid page value.');
       const duration = integer(given(params, 'duration'), -1, 'Invalid duration value.');
       const avgRating = integer(given(params, 'avg_rating'), -1, 'Invalid avg_rating value.');
-      const offset = count >= 0 ? Math.max(page, 0) * count : Math.max(integer(given(params, 'offset'), 0, 'Invalid offset value.'), 0);
+      const offset =
+        count >= 0
+          ? Math.max(page, 0) * count
+          : Math.max(integer(given(params, 'offset'), 0, 'Invalid offset value.'), 0);
       const q = given(params, 'q')?.toLowerCase();
       const searchTypes = (given(params, 'search_type') ?? SEARCH_FIELDS.join(',')).split(',').map((s) => s.trim());
 
-      const all = await catalog.records((e) => e.model === model && languages.includes(e.language) && (wantedGroup === undefined || e.group === wantedGroup), duration);
-      all.sort((a, b) => a.group.localeCompare(b.group) || a.language.localeCompare(b.language) || a.skill_tag.localeCompare(b.skill_tag));
+      const all = await catalog.records(
+        (e) =>
+          e.model === model && languages.includes(e.language) && (wantedGroup === undefined || e.group === wantedGroup),
+        duration,
+      );
+      all.sort(
+        (a, b) =>
+          a.group.localeCompare(b.group) ||
+          a.language.localeCompare(b.language) ||
+          a.skill_tag.localeCompare(b.skill_tag),
+      );
       const listed = all.filter((r) => (!reviewed || r.reviewed) && (!staffPicks || r.staffPick));
       const answer: Record<string, unknown> = { model, group, language: languageList };
       if (given(params, 'applyFilter') === 'true') {
@@ -334,8 +402,11 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
         const filterType = params.filter_type?.trim().toLowerCase();
         if (filterName === undefined || filterType === undefined) throw new AssistantError(422, 'Bad Filters.');
         const order = SORTS[filterType];
-        const sorted = order ? [...listed].sort((a, b) => (filterName === 'ascending' ? order(a, b) : order(b, a))) : [...listed];
-        const since = duration > 0 ? new Date(Date.now() - duration * 86_400_000).toISOString().slice(0, 10) : undefined;
+        const sorted = order
+          ? [...listed].sort((a, b) => (filterName === 'ascending' ? order(a, b) : order(b, a)))
+          : [...listed];
+        const since =
+          duration > 0 ? new Date(Date.now() - duration * 86_400_000).toISOString().slice(0, 10) : undefined;
         const matches = (r: SkillRecord) => {
           if (avgRating > 0 && r.skill_rating.stars.avg_star < avgRating) return false;
           if (since && filterType === 'creation_date' && r.creationTime.slice(0, 10) < since) return false;
@@ -344,7 +415,10 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
             return searchTypes.some((field) =>
               field === 'examples'
                 ? r.examples.some((e) => e.toLowerCase().includes(q))
-                : (SEARCH_FIELDS as readonly string[]).includes(field) && String(r[field as 'skill_name']).toLowerCase().includes(q),
+                : (SEARCH_FIELDS as readonly string[]).includes(field) &&
+                  String(r[field as 'skill_name'])
+                    .toLowerCase()
+                    .includes(q),
             );
           }
           return true;
@@ -355,7 +429,8 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
       } else if (count > 0) {
         answer.pageCount = Math.ceil(listed.length / count);
       }
-      const paged = given(params, 'applyFilter') !== 'true' && count >= 0 ? listed.slice(offset, offset + count) : listed;
+      const paged =
+        given(params, 'applyFilter') !== 'true' && count >= 0 ? listed.slice(offset, offset + count) : listed;
       answer.skills = Object.fromEntries(paged.map((r) => [r.skill_tag, r]));
       if (rank(identity.role) >= rank('operator')) {
         answer.skillStats = {
@@ -380,7 +455,7 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
       operationId: 'getSkillsByAuthor',
       params: params({
         author: 'author name (`::author` contains it)',
-        author_email: "author e-mail (`::author_email`, or the account that wrote the skill)",
+        author_email: 'author e-mail (`::author_email`, or the account that wrote the skill)',
         model: 'model (general)',
         group: 'group (All)',
         language: 'language (en)',
@@ -396,22 +471,38 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
     async ({ params }) => {
       const author = given(params, 'author');
       const email = given(params, 'author_email');
-      if (author === undefined && email === undefined) throw new AssistantError(400, 'Bad service call, missing arguments.');
+      if (author === undefined && email === undefined)
+        throw new AssistantError(400, 'Bad service call, missing arguments.');
       if (email === undefined) {
         const found = (await catalog.entries()).filter((e) => e.meta.author?.includes(author!));
         return { ...Object.fromEntries(found.map((e, i) => [String(i), e.path])), accepted: true, message: 'Success' };
       }
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw new AssistantError(400, 'Invalid email address.');
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254)
+        throw new AssistantError(400, 'Invalid email address.');
       const model = checkedName('model', given(params, 'model') ?? 'general');
       const group = given(params, 'group') ?? 'All';
       const wantedGroup = group === 'All' ? undefined : checkedName('group', group);
       const language = checkedName('language', given(params, 'language') ?? 'en');
-      const written = await app.db.select({ group: skills.group, language: skills.language, name: skills.name }).from(skills).where(eq(skills.authorEmail, email));
+      const written = await app.db
+        .select({ group: skills.group, language: skills.language, name: skills.name })
+        .from(skills)
+        .where(eq(skills.authorEmail, email));
       const byAccount = new Set(written.map((r) => `${r.group}\0${r.language}\0${r.name}`));
-      const records = await catalog.records((e) => e.model === model && e.language === language && (wantedGroup === undefined || e.group === wantedGroup));
-      const author_skills = records.filter((r) => r.author_email.toLowerCase() === email.toLowerCase() || byAccount.has(`${r.group}\0${r.language}\0${r.skill_tag}`));
+      const records = await catalog.records(
+        (e) => e.model === model && e.language === language && (wantedGroup === undefined || e.group === wantedGroup),
+      );
+      const author_skills = records.filter(
+        (r) =>
+          r.author_email.toLowerCase() === email.toLowerCase() ||
+          byAccount.has(`${r.group}\0${r.language}\0${r.skill_tag}`),
+      );
       if (author_skills.length === 0) return { accepted: true, message: "Author hasn't created any Skill yet." };
-      return { author_avatar: '', author_skills, accepted: true, message: 'Successfully fetched all Skills created by author.' };
+      return {
+        author_avatar: '',
+        author_skills,
+        accepted: true,
+        message: 'Successfully fetched all Skills created by author.',
+      };
     },
   );
 
@@ -421,7 +512,13 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
       url: '/cms/getSkill.json',
       method: 'GET',
       operationId: 'getSkill',
-      params: { ...SKILL_PARAMS, ...params({ private: "any value: the skill of the caller's private tree (a bot)", email: "administrators: whose private tree (the user's e-mail)" }) },
+      params: {
+        ...SKILL_PARAMS,
+        ...params({
+          private: "any value: the skill of the caller's private tree (a bot)",
+          email: "administrators: whose private tree (the user's e-mail)",
+        }),
+      },
       failures: [400],
       summary: 'The text of a skill',
       description:
@@ -438,7 +535,10 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
         let owner = identity.caller?.id;
         const email = given(params, 'email');
         if (email !== undefined && rank(identity.role) >= rank('admin')) {
-          const [user] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, email.slice(0, 254)));
+          const [user] = await app.db
+            .select({ id: users.id })
+            .from(users)
+            .where(eq(users.email, email.slice(0, 254)));
           owner = user?.id;
         }
         folder = owner === undefined ? undefined : privateFolder(owner, where.group, where.language);
@@ -455,9 +555,16 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
 
   assistantRoute(
     app,
-    { url: '/cms/getGroups.json', method: 'GET', operationId: 'getGroups',
+    {
+      url: '/cms/getGroups.json',
+      method: 'GET',
+      operationId: 'getGroups',
       params: params({ model: 'model (general)' }),
-      failures: [400], summary: 'List the groups of a model', description: '`model` (general): the group folders, sorted.', minimal: 'anonymous' },
+      failures: [400],
+      summary: 'List the groups of a model',
+      description: '`model` (general): the group folders, sorted.',
+      minimal: 'anonymous',
+    },
     async ({ params }) => ({
       accepted: true,
       groups: await repo.list(join('models', checkedName('model', given(params, 'model') ?? 'general'))),
@@ -471,12 +578,15 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
       url: '/cms/getAllLanguages.json',
       method: 'GET',
       operationId: 'getAllLanguages',
-      params: params({ model: 'model (general)', group: 'group (none: the languages of Knowledge; All: of every group)' }),
+      params: params({
+        model: 'model (general)',
+        group: 'group (none: the languages of Knowledge; All: of every group)',
+      }),
       failures: [400],
       summary: 'List the languages of a group',
       description:
-        "`model` (general), `group`. Without `group`: the language folders of `Knowledge`. With a group, or `All` for every " +
-        'group: the language folders that hold more than one entry (the reference\'s GetAllLanguages).',
+        '`model` (general), `group`. Without `group`: the language folders of `Knowledge`. With a group, or `All` for every ' +
+        "group: the language folders that hold more than one entry (the reference's GetAllLanguages).",
       minimal: 'anonymous',
     },
     async ({ params }) => {

@@ -39,7 +39,13 @@ const COMMIT_FORMAT = '%x1e%H%x00%an%x00%ae%x00%aI%x00%s';
 function commitOf(line: string): CommitInfo | undefined {
   const [hash, authorName, authorEmail, date, subject] = line.split('\0');
   if (!hash || !/^[0-9a-f]{40}$/.test(hash)) return undefined;
-  return { hash, authorName: authorName ?? '', authorEmail: authorEmail ?? '', date: date ?? '', subject: subject ?? '' };
+  return {
+    hash,
+    authorName: authorName ?? '',
+    authorEmail: authorEmail ?? '',
+    date: date ?? '',
+    subject: subject ?? '',
+  };
 }
 
 /**
@@ -58,9 +64,26 @@ export function checkedName(what: string, value: string | undefined): string {
 
 /** The groups of the reference's skill data (susi_skill_data; the editor's admin skill list names the same twenty). */
 export const DEFAULT_GROUPS = [
-  'Business and Finance', 'Communication', 'Connected Car', 'Food and Drink', 'Games, Trivia and Accessories',
-  'Health and Fitness', 'Knowledge', 'Lifestyle', 'Movies and TV', 'Music and Audio', 'News', 'Novelty and Humour',
-  'Problem Solving', 'Productivity', 'Shopping', 'Social', 'Sports', 'Travel and Transportation', 'Utilities', 'Weather',
+  'Business and Finance',
+  'Communication',
+  'Connected Car',
+  'Food and Drink',
+  'Games, Trivia and Accessories',
+  'Health and Fitness',
+  'Knowledge',
+  'Lifestyle',
+  'Movies and TV',
+  'Music and Audio',
+  'News',
+  'Novelty and Humour',
+  'Problem Solving',
+  'Productivity',
+  'Shopping',
+  'Social',
+  'Sports',
+  'Travel and Transportation',
+  'Utilities',
+  'Weather',
 ];
 
 export interface SkillPath {
@@ -95,15 +118,33 @@ export class SkillRepo {
   /** A change of this process is being written: its reads need not (and must not wait to) catch up. */
   private writing = false;
 
-  constructor(dir: string, private readonly db?: Sql, private readonly logger?: FastifyBaseLogger) {
+  constructor(
+    dir: string,
+    private readonly db?: Sql,
+    private readonly logger?: FastifyBaseLogger,
+  ) {
     this.root = resolve(dir);
   }
 
   private git(...args: string[]) {
-    return run('git', ['-c', 'core.quotepath=off', '-c', 'user.name=open-event', '-c', 'user.email=server@localhost', '-c', 'commit.gpgsign=false', ...args], {
-      cwd: this.root,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    return run(
+      'git',
+      [
+        '-c',
+        'core.quotepath=off',
+        '-c',
+        'user.name=open-event',
+        '-c',
+        'user.email=server@localhost',
+        '-c',
+        'commit.gpgsign=false',
+        ...args,
+      ],
+      {
+        cwd: this.root,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
   }
 
   /** Runs `fn` after everything this process queued before it. */
@@ -145,16 +186,25 @@ export class SkillRepo {
   }
 
   private isRepository() {
-    return stat(join(this.root, '.git')).then(() => true, () => false);
+    return stat(join(this.root, '.git')).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** The commit a revision names here, or undefined (no such commit, or no commit yet). */
   private headOf(revision: string): Promise<string | undefined> {
-    return this.git('rev-parse', '-q', '--verify', '--end-of-options', `${revision}^{commit}`).then((r) => r.stdout.trim() || undefined, () => undefined);
+    return this.git('rev-parse', '-q', '--verify', '--end-of-options', `${revision}^{commit}`).then(
+      (r) => r.stdout.trim() || undefined,
+      () => undefined,
+    );
   }
 
   private isAncestor(ancestor: string, of: string) {
-    return this.git('merge-base', '--is-ancestor', ancestor, of).then(() => true, () => false);
+    return this.git('merge-base', '--is-ancestor', ancestor, of).then(
+      () => true,
+      () => false,
+    );
   }
 
   /**
@@ -162,7 +212,9 @@ export class SkillRepo {
    * one when it knows none) and moves the branch there. False when nothing is published yet.
    */
   private async catchUp(db: Sql | TransactionSql): Promise<boolean> {
-    const [last] = await db<{ seq: number; head: string }[]>`select seq, head from skill_repo_bundles order by seq desc limit 1`;
+    const [last] = await db<
+      { seq: number; head: string }[]
+    >`select seq, head from skill_repo_bundles order by seq desc limit 1`;
     if (!last) {
       this.shared = undefined;
       return false;
@@ -174,7 +226,9 @@ export class SkillRepo {
     let after = this.shared?.seq;
     // A restart on a folder that has the shared head already needs no bundle.
     if (after === undefined && (await this.headOf(last.head))) after = last.seq;
-    const rows = await db<{ seq: number; full: boolean }[]>`select seq, "full" from skill_repo_bundles where seq > ${after ?? 0} order by seq`;
+    const rows = await db<
+      { seq: number; full: boolean }[]
+    >`select seq, "full" from skill_repo_bundles where seq > ${after ?? 0} order by seq`;
     const fullFrom = after === undefined ? rows.filter((r) => r.full).at(-1)?.seq : undefined;
     for (const { seq } of rows) {
       if (fullFrom !== undefined && seq < fullFrom) continue;
@@ -185,7 +239,10 @@ export class SkillRepo {
     const handMade = local !== undefined && local !== last.head && (await this.isAncestor(last.head, local));
     if (!handMade && local !== last.head) {
       if (local && local !== this.shared?.head && !(await this.isAncestor(local, last.head))) {
-        this.logger?.warn({ dropped: local, head: last.head }, 'skill repository: commits made only in this mirror are replaced by the shared history (they stay in the reflog)');
+        this.logger?.warn(
+          { dropped: local, head: last.head },
+          'skill repository: commits made only in this mirror are replaced by the shared history (they stay in the reflog)',
+        );
       }
       await this.git('reset', '-q', '--hard', last.head);
     }
@@ -211,8 +268,14 @@ export class SkillRepo {
       where seq > coalesce((select max(seq) from skill_repo_bundles where "full"), 0)`;
     const full = !this.shared || counted!.since + 1 >= FULL_EVERY;
     const range = full ? ['HEAD'] : ['HEAD', `^${this.shared!.head}`];
-    const { stdout: bundle } = await run('git', ['bundle', 'create', '-q', '-', ...range], { cwd: this.root, encoding: 'buffer', maxBuffer: 2 ** 31 - 1 });
-    const [row] = await tx<{ seq: number }[]>`insert into skill_repo_bundles (head, "full", bundle) values (${head}, ${full}, ${bundle}) returning seq`;
+    const { stdout: bundle } = await run('git', ['bundle', 'create', '-q', '-', ...range], {
+      cwd: this.root,
+      encoding: 'buffer',
+      maxBuffer: 2 ** 31 - 1,
+    });
+    const [row] = await tx<
+      { seq: number }[]
+    >`insert into skill_repo_bundles (head, "full", bundle) values (${head}, ${full}, ${bundle}) returning seq`;
     if (full) await tx`delete from skill_repo_bundles where seq < ${row!.seq}`;
     this.shared = { seq: row!.seq, head };
   }
@@ -251,7 +314,9 @@ export class SkillRepo {
    * between. Its commits are published when `fn` ends; when anything fails, none is and the mirror goes
    * back to where it was.
    */
-  exclusive<T>(fn: (write: (changes: RepoChanges, author: string, message: string) => Promise<string>) => Promise<T>): Promise<T> {
+  exclusive<T>(
+    fn: (write: (changes: RepoChanges, author: string, message: string) => Promise<string>) => Promise<T>,
+  ): Promise<T> {
     const local = (changes: RepoChanges, author: string, message: string) => this.apply(changes, author, message);
     const db = this.db;
     if (!db) return this.serial(() => fn(local));
@@ -315,7 +380,15 @@ export class SkillRepo {
     if (touched.length > 0) await this.git('add', '--', ...touched);
     const email = author.replace(/[<>\n\r]/g, '');
     // Saving the text unchanged still records its changelog (and must not fail: git refuses empty commits).
-    await this.git('commit', '-q', '--allow-empty', '--author', `${email} <${email}>`, '-m', message || 'Changed skill');
+    await this.git(
+      'commit',
+      '-q',
+      '--allow-empty',
+      '--author',
+      `${email} <${email}>`,
+      '-m',
+      message || 'Changed skill',
+    );
     return (await this.git('rev-parse', 'HEAD')).stdout.trim();
   }
 
@@ -325,7 +398,15 @@ export class SkillRepo {
    */
   async history(path: string, limit = 500): Promise<CommitInfo[]> {
     await this.current();
-    const { stdout } = await this.git('log', '--follow', `-${limit}`, '--name-only', `--format=${COMMIT_FORMAT}`, '--', path);
+    const { stdout } = await this.git(
+      'log',
+      '--follow',
+      `-${limit}`,
+      '--name-only',
+      `--format=${COMMIT_FORMAT}`,
+      '--',
+      path,
+    );
     const commits: CommitInfo[] = [];
     for (const chunk of stdout.split('\x1e').slice(1)) {
       const [head, ...rest] = chunk.split('\n');
@@ -344,6 +425,7 @@ export class SkillRepo {
     const hash = await this.headOf(id);
     if (!hash) return undefined;
     const { stdout } = await this.git('log', '-1', `--format=${COMMIT_FORMAT}`, hash, '--');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the record separator COMMIT_FORMAT puts before each commit
     return commitOf(stdout.replace(/^\x1e/, '').trim());
   }
 
@@ -351,7 +433,10 @@ export class SkillRepo {
   async readAt(hash: string, path: string): Promise<string | undefined> {
     if (!/^[0-9a-f]{40}$/.test(hash)) return undefined;
     await this.current();
-    return this.git('cat-file', 'blob', `${hash}:${path}`).then((r) => r.stdout, () => undefined);
+    return this.git('cat-file', 'blob', `${hash}:${path}`).then(
+      (r) => r.stdout,
+      () => undefined,
+    );
   }
 
   /** Every file under `path` (relative to the repository), recursively. */
@@ -379,7 +464,10 @@ export class SkillRepo {
 
   async exists(path: string) {
     await this.current();
-    return stat(join(this.root, path)).then(() => true, () => false);
+    return stat(join(this.root, path)).then(
+      () => true,
+      () => false,
+    );
   }
 
   async read(path: string) {
@@ -391,6 +479,9 @@ export class SkillRepo {
   async list(path: string, files = false): Promise<string[]> {
     await this.current();
     const entries = await readdir(join(this.root, path), { withFileTypes: true }).catch(() => []);
-    return entries.filter((e) => (files ? e.isFile() : e.isDirectory()) && !e.name.startsWith('.')).map((e) => e.name).sort();
+    return entries
+      .filter((e) => (files ? e.isFile() : e.isDirectory()) && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort();
   }
 }

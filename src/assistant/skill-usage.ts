@@ -30,8 +30,14 @@ export async function usageRoutes(app: FastifyInstance, repo: SkillRepo) {
       const raw = params.duration ?? '7';
       if (!/^\d{1,5}$/.test(raw)) throw new AssistantError(422, 'Invalid duration value.');
       const used = eq(skillUsage.skillId, row.id);
-      const days = await app.db.select({ date: skillUsage.day, count: skillUsage.count }).from(skillUsage).where(used).orderBy(desc(skillUsage.day)).limit(Number(raw));
-      const [ever] = days.length > 0 ? days : await app.db.select({ date: skillUsage.day }).from(skillUsage).where(used).limit(1);
+      const days = await app.db
+        .select({ date: skillUsage.day, count: skillUsage.count })
+        .from(skillUsage)
+        .where(used)
+        .orderBy(desc(skillUsage.day))
+        .limit(Number(raw));
+      const [ever] =
+        days.length > 0 ? days : await app.db.select({ date: skillUsage.day }).from(skillUsage).where(used).limit(1);
       if (!ever) return { skill_name: ref.name, accepted: false, message: NOT_USED };
       const skill_usage = days.reverse().map((d) => ({ date: d.date, count: String(d.count) }));
       return { skill_name: ref.name, skill_usage, accepted: true, message: 'Skill usage fetched' };
@@ -47,7 +53,8 @@ export async function usageRoutes(app: FastifyInstance, repo: SkillRepo) {
       params: SKILL_PARAMS,
       failures: [422],
       summary: 'Uses of a skill per country',
-      description: '`skill_usage: [{country_code, country_name, count}]`, most uses first; only chats that named their country count.',
+      description:
+        '`skill_usage: [{country_code, country_name, count}]`, most uses first; only chats that named their country count.',
       minimal: 'anonymous',
     },
     async ({ params }) => {
@@ -58,7 +65,11 @@ export async function usageRoutes(app: FastifyInstance, repo: SkillRepo) {
         .where(eq(skillCountryUsage.skillId, row.id))
         .orderBy(desc(skillCountryUsage.count), asc(skillCountryUsage.countryCode));
       if (countries.length === 0) return { skill_name: ref.name, accepted: false, message: NOT_USED };
-      const skill_usage = countries.map((c) => ({ country_code: c.code, country_name: countryNameOf(c.code), count: c.count }));
+      const skill_usage = countries.map((c) => ({
+        country_code: c.code,
+        country_name: countryNameOf(c.code),
+        count: c.count,
+      }));
       return { skill_name: ref.name, skill_usage, accepted: true, message: 'Country wise skill usage fetched' };
     },
   );
@@ -72,7 +83,8 @@ export async function usageRoutes(app: FastifyInstance, repo: SkillRepo) {
       params: SKILL_PARAMS,
       failures: [422],
       summary: 'Uses of a skill per device type',
-      description: '`skill_usage: [{device_type, count}]`, most uses first (`Others` for chats that named no device type).',
+      description:
+        '`skill_usage: [{device_type, count}]`, most uses first (`Others` for chats that named no device type).',
       minimal: 'anonymous',
     },
     async ({ params }) => {

@@ -9,12 +9,26 @@ import type { Caller } from '../auth/caller.js';
 import type { ImageLimits } from '../files/image.js';
 import { hasNul } from '../jsonapi/index.js';
 import { AssistantError, identify, rank, requireRole, sessionOf, type Identity } from './identity.js';
-import { AssistantAnswer, assistantRoute, failures, type FormFile, isPrivate, type Params, params, requestParams, send, sendFailure, SKILL_PARAMS, TAG } from './route.js';
+import {
+  AssistantAnswer,
+  assistantRoute,
+  failures,
+  type FormFile,
+  isPrivate,
+  type Params,
+  params,
+  requestParams,
+  send,
+  sendFailure,
+  SKILL_PARAMS,
+  TAG,
+} from './route.js';
 import { checkedWhere, skillRowOf } from './skill-lookup.js';
 import { checkedName, privateFolder, type RepoChanges, type SkillPath, type SkillRepo } from './skill-repo.js';
 
 /** model, group and language with the reference's defaults. */
-const pathOf = (p: Params): SkillPath => checkedWhere({ model: p.model || 'general', group: p.group || 'Knowledge', language: p.language || 'en' });
+const pathOf = (p: Params): SkillPath =>
+  checkedWhere({ model: p.model || 'general', group: p.group || 'Knowledge', language: p.language || 'en' });
 
 /** The skill's metadata row, created when the skill is first written. */
 async function upsertSkill(app: FastifyInstance, where: SkillPath, name: string, author: Caller, image?: string) {
@@ -30,7 +44,12 @@ async function upsertSkill(app: FastifyInstance, where: SkillPath, name: string,
 }
 
 const keyOf = (where: SkillPath, name: string) =>
-  and(eq(skills.model, where.model), eq(skills.group, where.group), eq(skills.language, where.language), eq(skills.name, name));
+  and(
+    eq(skills.model, where.model),
+    eq(skills.group, where.group),
+    eq(skills.language, where.language),
+    eq(skills.name, name),
+  );
 
 /**
  * A skill text as stored: line ends as LF. Browsers send every multipart text field with CRLF line ends
@@ -38,9 +57,9 @@ const keyOf = (where: SkillPath, name: string) =>
  */
 const skillText = (text: string) => text.replace(/\r\n?/g, '\n');
 
-
 /** An image name as clients send it (`images/x.jpg` or `x.jpg`): one checked segment. */
-const imageNameOf = (value: string | undefined) => (value ? checkedName('image', value.replace(/^images\//, '')) : undefined);
+const imageNameOf = (value: string | undefined) =>
+  value ? checkedName('image', value.replace(/^images\//, '')) : undefined;
 
 /** The image as a JPEG (512 x 512 for skill images), within the pixel limit; 422 when it is no image. */
 export async function toJpeg(data: Buffer, limits: ImageLimits, square = true): Promise<Buffer> {
@@ -62,7 +81,8 @@ export async function toJpeg(data: Buffer, limits: ImageLimits, square = true): 
  */
 async function checkEditable(app: FastifyInstance, identity: Identity, where: SkillPath, name: string) {
   const [row] = await app.db.select({ editable: skills.editable }).from(skills).where(keyOf(where, name));
-  if (row && !row.editable && rank(identity.role) < rank('admin')) throw new AssistantError(403, 'This skill is not editable; only administrators may change it');
+  if (row && !row.editable && rank(identity.role) < rank('admin'))
+    throw new AssistantError(403, 'This skill is not editable; only administrators may change it');
 }
 
 /** A skill file in `folder` whose name matches ignoring case (the reference's lookup), or undefined. */
@@ -88,16 +108,19 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
         description:
           'multipart/form-data as the skill editors send it: `skill` (the name, required), `model` (general), `group` ' +
           '(Knowledge), `language` (en), `content` (the text), `image` (a file: stored as a 512 x 512 JPEG under ' +
-          '`image_name` in the language\'s `images` folder, replacing one of that name; or a text such as ' +
+          "`image_name` in the language's `images` folder, replacing one of that name; or a text such as " +
           '`images/default.png`: nothing is stored and the default image is served), `image_name`, `private` (`1`: a ' +
           'bot of the caller, stored under private/<user>/<group>/<language>, never listed publicly), `access_token`. ' +
           'One commit.',
         consumes: ['multipart/form-data'],
         response: {
           200: Type.Ref(AssistantAnswer, {
-            description: '`accepted` true, or false with the reason (no skill name, no image, image name missing, skill already there: nothing is written)',
+            description:
+              '`accepted` true, or false with the reason (no skill name, no image, image name missing, skill already there: nothing is written)',
           }),
-          ...failures([400, 401, 413, 415, 422], { 415: 'The body is of a media type the server does not read (send multipart/form-data)' }),
+          ...failures([400, 401, 413, 415, 422], {
+            415: 'The body is of a media type the server does not read (send multipart/form-data)',
+          }),
         },
       },
     },
@@ -118,8 +141,14 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
         const folder = bot ? privateFolder(caller.id, where.group, where.language) : repo.folder(where);
         const skill = checkedName('skill', fields.skill);
         const imageName = imageNameOf(fields.image_name);
-        if (image && !imageName) return answer({ accepted: false, message: 'The Image name are not given or Image with same name is already present ' });
-        const files: Record<string, Buffer | string> = { [join(folder, `${skill}.txt`)]: skillText(fields.content ?? '') };
+        if (image && !imageName)
+          return answer({
+            accepted: false,
+            message: 'The Image name are not given or Image with same name is already present ',
+          });
+        const files: Record<string, Buffer | string> = {
+          [join(folder, `${skill}.txt`)]: skillText(fields.content ?? ''),
+        };
         // As the reference, an image of the same name is replaced.
         if (image) files[join(folder, 'images', imageName!)] = await toJpeg(image, limits);
         const written = await repo.exclusive(async (write) => {
@@ -180,7 +209,8 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
       minimal: 'user',
     },
     async ({ params, files, caller, identity }) => {
-      if (params.OldSkill !== undefined || params.NewSkill !== undefined) return modifyFromEditor(app, repo, limits, params, files, identity, caller!);
+      if (params.OldSkill !== undefined || params.NewSkill !== undefined)
+        return modifyFromEditor(app, repo, limits, params, files, identity, caller!);
       const where = pathOf(params);
       const skill = checkedName('skill', params.skill);
       const file = join(repo.folder(where), `${skill}.txt`);
@@ -225,8 +255,15 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
 
   assistantRoute(
     app,
-    { url: '/cms/getModel.json', method: 'GET', operationId: 'getModels',
-      failures: [400], summary: 'List the models', description: 'Folders under models/.', minimal: 'anonymous' },
+    {
+      url: '/cms/getModel.json',
+      method: 'GET',
+      operationId: 'getModels',
+      failures: [400],
+      summary: 'List the models',
+      description: 'Folders under models/.',
+      minimal: 'anonymous',
+    },
     async () => ({ accepted: true, modelsArray: await repo.list('models') }),
   );
 
@@ -243,10 +280,15 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
       minimal: 'anonymous',
     },
     async ({ params }) => {
-      const group = join('models', checkedName('model', params.model || 'general'), checkedName('group', params.group || 'Knowledge'));
+      const group = join(
+        'models',
+        checkedName('model', params.model || 'general'),
+        checkedName('group', params.group || 'Knowledge'),
+      );
       const skill = checkedName('skill', params.skill || 'wikipedia');
       const found: string[] = [];
-      for (const language of await repo.list(group)) if (await repo.exists(join(group, language, `${skill}.txt`))) found.push(language);
+      for (const language of await repo.list(group))
+        if (await repo.exists(join(group, language, `${skill}.txt`))) found.push(language);
       return { accepted: true, languageJsonArray: found };
     },
   );
@@ -267,9 +309,18 @@ async function modifyFromEditor(
   caller: Caller,
 ) {
   const bot = isPrivate(p);
-  const oldWhere = checkedWhere({ model: p.OldModel || 'general', group: p.OldGroup || 'Knowledge', language: p.OldLanguage || 'en' });
-  const newWhere = checkedWhere({ model: p.NewModel || oldWhere.model, group: p.NewGroup || oldWhere.group, language: p.NewLanguage || oldWhere.language });
-  const folderOf = (where: SkillPath) => (bot ? privateFolder(caller.id, where.group, where.language) : repo.folder(where));
+  const oldWhere = checkedWhere({
+    model: p.OldModel || 'general',
+    group: p.OldGroup || 'Knowledge',
+    language: p.OldLanguage || 'en',
+  });
+  const newWhere = checkedWhere({
+    model: p.NewModel || oldWhere.model,
+    group: p.NewGroup || oldWhere.group,
+    language: p.NewLanguage || oldWhere.language,
+  });
+  const folderOf = (where: SkillPath) =>
+    bot ? privateFolder(caller.id, where.group, where.language) : repo.folder(where);
   const oldFolder = folderOf(oldWhere);
   const newFolder = folderOf(newWhere);
   const oldName = checkedName('skill', p.OldSkill);
@@ -282,7 +333,8 @@ async function modifyFromEditor(
   if (hasNul(changelog)) throw new AssistantError(400, 'The changelog must not contain NUL characters');
 
   const image = p.imageChanged === 'true' ? files.image : undefined;
-  if (image && !newImage) return { accepted: false, message: 'The Image name not given or Image with same name is already present ' };
+  if (image && !newImage)
+    return { accepted: false, message: 'The Image name not given or Image with same name is already present ' };
   const jpeg = image ? await toJpeg(image.data, limits) : undefined;
   const content = p.content === undefined ? undefined : skillText(p.content);
   if (content === undefined) return { accepted: false, message: "Skill doesn't exists" };
@@ -308,9 +360,16 @@ async function modifyFromEditor(
     const oldImagePath = oldImage && join(oldFolder, 'images', oldImage);
     const newImagePath = newImage && join(newFolder, 'images', newImage);
     if (jpeg && newImagePath) {
-      if (oldImagePath && oldImagePath !== newImagePath && (await repo.exists(oldImagePath))) changes.remove.push(oldImagePath);
+      if (oldImagePath && oldImagePath !== newImagePath && (await repo.exists(oldImagePath)))
+        changes.remove.push(oldImagePath);
       changes.write[newImagePath] = jpeg;
-    } else if (oldImagePath && newImagePath && oldImagePath !== newImagePath && (await repo.exists(oldImagePath)) && !(await repo.exists(newImagePath))) {
+    } else if (
+      oldImagePath &&
+      newImagePath &&
+      oldImagePath !== newImagePath &&
+      (await repo.exists(oldImagePath)) &&
+      !(await repo.exists(newImagePath))
+    ) {
       // A rename (image_name_changed), a move to another folder, or susi_skill_cms's image change, whose form
       // carries the text `undefined` instead of the file: the picture keeps its bytes under the new name.
       changes.move.push([oldImagePath, newImagePath]);
@@ -323,11 +382,17 @@ async function modifyFromEditor(
         if (row) {
           // A row at the new place has no file (the name was free): the moved skill keeps its ratings and usage.
           await app.db.delete(skills).where(keyOf(newWhere, newName));
-          await app.db.update(skills).set({ ...newWhere, name: newName }).where(eq(skills.id, row.id));
+          await app.db
+            .update(skills)
+            .set({ ...newWhere, name: newName })
+            .where(eq(skills.id, row.id));
         }
       }
       const row = await skillRowOf(app, repo, { where: newWhere, name: newName, path: newPath });
-      await app.db.update(skills).set({ modifiedAt: new Date(), ...(newImage ? { image: newImage } : {}) }).where(eq(skills.id, row.id));
+      await app.db
+        .update(skills)
+        .set({ modifiedAt: new Date(), ...(newImage ? { image: newImage } : {}) })
+        .where(eq(skills.id, row.id));
     }
     return { accepted: true, message: 'Skill updated', commit };
   });

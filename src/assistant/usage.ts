@@ -41,16 +41,25 @@ export async function recordUsage(app: FastifyInstance, skillId: number, source:
     await tx
       .insert(skillUsage)
       .values({ skillId, day: sql`current_date`, count: 1 })
-      .onConflictDoUpdate({ target: [skillUsage.skillId, skillUsage.day], set: { count: sql`${skillUsage.count} + 1` } });
+      .onConflictDoUpdate({
+        target: [skillUsage.skillId, skillUsage.day],
+        set: { count: sql`${skillUsage.count} + 1` },
+      });
     await tx
       .insert(skillDeviceUsage)
       .values({ skillId, deviceType: deviceTypeOf(source.deviceType), count: 1 })
-      .onConflictDoUpdate({ target: [skillDeviceUsage.skillId, skillDeviceUsage.deviceType], set: { count: sql`${skillDeviceUsage.count} + 1` } });
+      .onConflictDoUpdate({
+        target: [skillDeviceUsage.skillId, skillDeviceUsage.deviceType],
+        set: { count: sql`${skillDeviceUsage.count} + 1` },
+      });
     if (country) {
       await tx
         .insert(skillCountryUsage)
         .values({ skillId, countryCode: country, count: 1 })
-        .onConflictDoUpdate({ target: [skillCountryUsage.skillId, skillCountryUsage.countryCode], set: { count: sql`${skillCountryUsage.count} + 1` } });
+        .onConflictDoUpdate({
+          target: [skillCountryUsage.skillId, skillCountryUsage.countryCode],
+          set: { count: sql`${skillCountryUsage.count} + 1` },
+        });
     }
   });
 }

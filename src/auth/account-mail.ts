@@ -29,7 +29,11 @@ export interface AccountMailer {
    * Counts a mail to `recipient` against the mail limits of the client at `ip` and sends the job in
    * `db`'s transaction. Past a limit: `refuse` throws RateLimited (429), `skip` sends nothing and answers false.
    */
-  queue(db: Db, job: AccountMailJob, to: { recipient: string; ip: string; whenLimited: 'refuse' | 'skip' }): Promise<boolean>;
+  queue(
+    db: Db,
+    job: AccountMailJob,
+    to: { recipient: string; ip: string; whenLimited: 'refuse' | 'skip' },
+  ): Promise<boolean>;
 }
 
 declare module 'fastify' {
@@ -47,7 +51,10 @@ export const accountMailPlugin = fp(
           await takeMails(db, limits, [recipient], ip);
         } catch (err) {
           if (err instanceof RateLimited && whenLimited === 'skip') {
-            app.log.warn({ job: job.kind }, 'an account mail was not sent: the mail limits of its recipient or client are reached');
+            app.log.warn(
+              { job: job.kind },
+              'an account mail was not sent: the mail limits of its recipient or client are reached',
+            );
             return false;
           }
           throw err;
@@ -73,13 +80,21 @@ export interface AccountMailOptions {
  * verified already, for a verification). The links lead to the front end's `/verify` and
  * `/reset-password` pages (its app/router.js), which post the token back.
  */
-async function composeAccountMail(app: FastifyInstance, options: AccountMailOptions, job: AccountMailJob): Promise<OutgoingMail | null> {
-  const [site] = await app.db.select({ appName: settings.appName, frontendUrl: settings.frontendUrl }).from(settings).where(eq(settings.id, 1));
+async function composeAccountMail(
+  app: FastifyInstance,
+  options: AccountMailOptions,
+  job: AccountMailJob,
+): Promise<OutgoingMail | null> {
+  const [site] = await app.db
+    .select({ appName: settings.appName, frontendUrl: settings.frontendUrl })
+    .from(settings)
+    .where(eq(settings.id, 1));
   const appName = site?.appName ?? 'Open Event';
   const frontend = (site?.frontendUrl ?? options.publicUrl).replace(/\/+$/, '');
   if (job.kind === 'speaker-invite') return speakerInviteMail(app, job.inviteId, appName, frontend);
   if (job.kind === 'role-invite') return roleInviteMail(app, job.inviteId, appName, frontend);
-  const account = 'userId' in job ? eq(users.id, job.userId) : sql`lower(${users.email}) = ${job.email.trim().toLowerCase()}`;
+  const account =
+    'userId' in job ? eq(users.id, job.userId) : sql`lower(${users.email}) = ${job.email.trim().toLowerCase()}`;
   const [user] = await app.db
     .select({ id: users.id, email: users.email, isVerified: users.isVerified })
     .from(users)
@@ -129,7 +144,12 @@ async function composeAccountMail(app: FastifyInstance, options: AccountMailOpti
  * The invitation to a role in an event, while it is pending and its event live. The link leads to the
  * front end's `/role-invites` page (its app/routes/role-invites.js), which posts the token back.
  */
-async function roleInviteMail(app: FastifyInstance, inviteId: number, appName: string, frontend: string): Promise<OutgoingMail | null> {
+async function roleInviteMail(
+  app: FastifyInstance,
+  inviteId: number,
+  appName: string,
+  frontend: string,
+): Promise<OutgoingMail | null> {
   const [invite] = await app.db
     .select({ email: roleInvites.email, hash: roleInvites.hash, role: roles.titleName, event: events.name })
     .from(roleInvites)

@@ -13,10 +13,18 @@ import { liveAccountWith } from './accounts.js';
 
 /** The bodies the web front end sends here: `{"data": {...}}` as plain JSON (its `loader` service). */
 const wrapped = <T extends TProperties>(id: string, properties: T) =>
-  Type.Object({ data: Type.Object(properties, { additionalProperties: false }) }, { $id: id, additionalProperties: false });
+  Type.Object(
+    { data: Type.Object(properties, { additionalProperties: false }) },
+    { $id: id, additionalProperties: false },
+  );
 
 const LinkToken = Type.String({ minLength: 1, maxLength: 256, description: 'the `token` of the link in the mail' });
-const NewPassword = Type.String({ minLength: 8, maxLength: 128, writeOnly: true, description: 'at least 8 characters' });
+const NewPassword = Type.String({
+  minLength: 8,
+  maxLength: 128,
+  writeOnly: true,
+  description: 'at least 8 characters',
+});
 
 const VerifyEmailRequest = wrapped('VerifyEmailRequest', { token: LinkToken });
 const EmailRequest = wrapped('AccountEmailRequest', { email: Email() });
@@ -42,7 +50,14 @@ export interface AccountRouteOptions {
  * password change. Mails go out through the `account-mail` job (src/auth/account-mail.ts).
  */
 export default async function accountRoutes(app: FastifyInstance, { limits }: AccountRouteOptions) {
-  for (const schema of [VerifyEmailRequest, EmailRequest, ResetPasswordRequest, ChangePasswordRequest, MessageResponse, AccountResponse]) {
+  for (const schema of [
+    VerifyEmailRequest,
+    EmailRequest,
+    ResetPasswordRequest,
+    ChangePasswordRequest,
+    MessageResponse,
+    AccountResponse,
+  ]) {
     app.addSchema(schema);
   }
   const tokenFailures = {
@@ -58,7 +73,7 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
         operationId: 'verifyEmail',
         summary: 'Verify an email address',
         description:
-          'Takes the token of the link mailed at registration (or by `resend-verification-email`) and sets the account\'s ' +
+          "Takes the token of the link mailed at registration (or by `resend-verification-email`) and sets the account's " +
           '`is-verified`. A token works once, within its lifetime, and only while the account still has the address it was ' +
           `mailed to. Failed attempts count per client address (${limits.perClient} per ${limits.windowSeconds} seconds).`,
         open: true,
@@ -94,13 +109,13 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
         operationId: 'resendVerificationEmail',
         summary: 'Mail a new verification link',
         description:
-          'Mails a new verification link to the address, which must be the caller\'s own (administrators: any account\'s). ' +
+          "Mails a new verification link to the address, which must be the caller's own (administrators: any account's). " +
           'Counted against the mail limits of the address and of the client (MAIL_RATE_*).',
         body: Type.Ref(EmailRequest),
         ok: Type.Ref(MessageResponse, { description: 'The mail is on its way' }),
         errors: {
           401: 'No valid token was sent',
-          403: 'The address is another account\'s',
+          403: "The address is another account's",
           404: 'No account has this address (administrators only)',
           409: 'The address is verified already',
           429: mailLimit,
@@ -111,7 +126,8 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
       const caller = loggedIn(request);
       const email = (request.body as Static<typeof EmailRequest>).data.email.trim();
       const own = email.toLowerCase() === caller.email.toLowerCase();
-      if (!own && !isStaff(caller)) throw forbidden('A verification link is mailed to your own address only', '/data/email');
+      if (!own && !isStaff(caller))
+        throw forbidden('A verification link is mailed to your own address only', '/data/email');
       const [user] = await app.db
         .select({ id: users.id, email: users.email, isVerified: users.isVerified })
         .from(users)
@@ -119,7 +135,11 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
       if (!user) throw notFound('No account has this email address');
       if (user.isVerified) throw conflict('This email address is verified already', '/data/email');
       await app.db.transaction((tx) =>
-        app.accountMail.queue(tx, { kind: 'verify-email', userId: user.id }, { recipient: user.email, ip: request.ip, whenLimited: 'refuse' }),
+        app.accountMail.queue(
+          tx,
+          { kind: 'verify-email', userId: user.id },
+          { recipient: user.email, ip: request.ip, whenLimited: 'refuse' },
+        ),
       );
       return { message: 'Verification email resent' };
     },
@@ -144,7 +164,11 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
     async (request) => {
       const email = (request.body as Static<typeof EmailRequest>).data.email.trim();
       await app.db.transaction((tx) =>
-        app.accountMail.queue(tx, { kind: 'reset-password', email }, { recipient: email, ip: request.ip, whenLimited: 'refuse' }),
+        app.accountMail.queue(
+          tx,
+          { kind: 'reset-password', email },
+          { recipient: email, ip: request.ip, whenLimited: 'refuse' },
+        ),
       );
       return { message: "If your email was registered with us, you'll get an email with reset link shortly" };
     },
@@ -176,7 +200,11 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
           const [changed] = used
             ? await tx
                 .update(users)
-                .set({ passwordHash: await hashPassword(password), isVerified: true, tokenGeneration: raiseGeneration() })
+                .set({
+                  passwordHash: await hashPassword(password),
+                  isVerified: true,
+                  tokenGeneration: raiseGeneration(),
+                })
                 .where(and(eq(users.id, used.userId), liveAccountWith(used.email)))
                 .returning({ id: users.id, email: users.email })
             : [];
@@ -197,7 +225,7 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
         operationId: 'changePassword',
         summary: 'Change the password',
         description:
-          'Changes the caller\'s password; the current one must be given. Wrong current passwords count as failed logins of the ' +
+          "Changes the caller's password; the current one must be given. Wrong current passwords count as failed logins of the " +
           'account (LOGIN_*). Every other login of the account ends (its refresh and access tokens), and so do reset links ' +
           'not used yet; the login whose token made the change goes on. A notice is mailed to the account.',
         body: Type.Ref(ChangePasswordRequest),
@@ -212,14 +240,23 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
     async (request: FastifyRequest) => {
       const caller = loggedIn(request);
       const data = (request.body as Static<typeof ChangePasswordRequest>).data;
-      if (data['old-password'] === data['new-password']) throw unprocessable('The new password must differ from the current one', '/data/new-password');
-      const user = await checkLogin(app, limits, { email: caller.email, password: data['old-password'], ip: request.ip });
+      if (data['old-password'] === data['new-password'])
+        throw unprocessable('The new password must differ from the current one', '/data/new-password');
+      const user = await checkLogin(app, limits, {
+        email: caller.email,
+        password: data['old-password'],
+        ip: request.ip,
+      });
       if (!user) throw unprocessable('The current password is wrong', '/data/old-password');
       const passwordHash = await hashPassword(data['new-password']);
       await app.db.transaction(async (tx) => {
         await tx.update(users).set({ passwordHash, tokenGeneration: raiseGeneration() }).where(eq(users.id, caller.id));
         await endAfterPasswordChange(tx, caller.id, caller.loginId);
-        await app.accountMail.queue(tx, { kind: 'password-changed', userId: caller.id }, { recipient: caller.email, ip: request.ip, whenLimited: 'skip' });
+        await app.accountMail.queue(
+          tx,
+          { kind: 'password-changed', userId: caller.id },
+          { recipient: caller.email, ip: request.ip, whenLimited: 'skip' },
+        );
       });
       return { id: String(caller.id), email: caller.email, 'password-changed': true as const };
     },

@@ -9,7 +9,12 @@ export type AccountTokenPurpose = 'verify-email' | 'reset-password';
  * The token of a link mailed to `user.email`, valid for `seconds`; only its hash is kept. Deletes up to
  * 100 expired tokens of any account, so no sweeper is needed.
  */
-export async function issueAccountToken(db: Db, user: { id: number; email: string }, purpose: AccountTokenPurpose, seconds: number) {
+export async function issueAccountToken(
+  db: Db,
+  user: { id: number; email: string },
+  purpose: AccountTokenPurpose,
+  seconds: number,
+) {
   const token = newToken();
   await db.execute(sql`
     delete from ${accountTokens} where ${accountTokens.tokenHash} in (
@@ -33,7 +38,11 @@ export async function useAccountToken(db: Db, token: string, purpose: AccountTok
   const [used] = await db
     .delete(accountTokens)
     .where(and(eq(accountTokens.tokenHash, tokenHash(token)), eq(accountTokens.purpose, purpose)))
-    .returning({ userId: accountTokens.userId, email: accountTokens.email, expired: sql<boolean>`${accountTokens.expiresAt} <= now()` });
+    .returning({
+      userId: accountTokens.userId,
+      email: accountTokens.email,
+      expired: sql<boolean>`${accountTokens.expiresAt} <= now()`,
+    });
   if (!used || used.expired) return null;
   await db.delete(accountTokens).where(and(eq(accountTokens.userId, used.userId), eq(accountTokens.purpose, purpose)));
   return { userId: used.userId, email: used.email };

@@ -75,7 +75,11 @@ export async function checkLogin(
   if (!(await verifyPassword(user?.passwordHash, attempt.password)) || !user) return null;
   // A blocked account's login is refused, so it upgrades nothing either.
   const upgrade = user.isBlocked ? null : await upgradedHash(user.passwordHash, attempt.password);
-  await forget(app.db, { bucket: EMAIL_BUCKET, key, ids: [clientHit!] }, upgrade === null ? undefined : rehash(user.id, user.passwordHash, upgrade));
+  await forget(
+    app.db,
+    { bucket: EMAIL_BUCKET, key, ids: [clientHit!] },
+    upgrade === null ? undefined : rehash(user.id, user.passwordHash, upgrade),
+  );
   // Only whoever knows the password learns that the account is blocked.
   if (user.isBlocked) throw forbidden(ACCOUNT_BLOCKED);
   return { id: user.id, email: user.email, tokenGeneration: user.tokenGeneration };
@@ -88,7 +92,12 @@ export async function checkLogin(
  * The tokens are far too long to guess; the limit keeps a client from hammering the database with them.
  * An attempt counts until `check` succeeds, so attempts sent in parallel are all counted.
  */
-export async function checkTokenAttempt<T>(app: FastifyInstance, limits: LoginLimits, ip: string, check: () => Promise<T>): Promise<T> {
+export async function checkTokenAttempt<T>(
+  app: FastifyInstance,
+  limits: LoginLimits,
+  ip: string,
+  check: () => Promise<T>,
+): Promise<T> {
   const [hit] = await take(
     app.db,
     [{ bucket: 'token-client', key: clientOf(ip), max: limits.perClient, windowSeconds: limits.windowSeconds }],

@@ -51,12 +51,19 @@ export async function startLogin(app: FastifyInstance, lifetimes: TokenLifetimes
 }
 
 /** Ends the live logins of an account (but `keep`), or one login: their refresh and access tokens stop working. */
-export async function endLogins(db: Db, which: { userId: number; keep?: string | null } | { loginId: string }, reason: EndReason) {
+export async function endLogins(
+  db: Db,
+  which: { userId: number; keep?: string | null } | { loginId: string },
+  reason: EndReason,
+) {
   const target =
     'loginId' in which
       ? eq(logins.id, which.loginId)
       : and(eq(logins.userId, which.userId), which.keep ? ne(logins.id, which.keep) : undefined);
-  await db.update(logins).set({ endedAt: sql`now()`, endReason: reason }).where(and(target, isNull(logins.endedAt)));
+  await db
+    .update(logins)
+    .set({ endedAt: sql`now()`, endReason: reason })
+    .where(and(target, isNull(logins.endedAt)));
 }
 
 /**
@@ -66,7 +73,9 @@ export async function endLogins(db: Db, which: { userId: number; keep?: string |
  */
 export async function endAfterPasswordChange(db: Db, userId: number, keep: string | null) {
   await endLogins(db, { userId, keep }, 'password');
-  await db.delete(accountTokens).where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, 'reset-password')));
+  await db
+    .delete(accountTokens)
+    .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, 'reset-password')));
 }
 
 /** The column value that ends the tokens issued in the account's current generation. */
@@ -119,15 +128,23 @@ export async function refreshLogin(app: FastifyInstance, lifetimes: TokenLifetim
         .where(eq(refreshTokens.id, current.parentId))
         .for('update');
       if (parent!.retiredBy !== null && parent!.retiredBy !== current.id) return reused();
-      if (parent!.retiredBy === null) await tx.update(refreshTokens).set({ retiredBy: current.id }).where(eq(refreshTokens.id, current.parentId));
+      if (parent!.retiredBy === null)
+        await tx.update(refreshTokens).set({ retiredBy: current.id }).where(eq(refreshTokens.id, current.parentId));
     }
     const next = newToken();
-    await tx.insert(refreshTokens).values({ loginId: current.loginId, parentId: current.id, tokenHash: tokenHash(next), expiresAt: secondsFromNow(lifetimes.refresh) });
+    await tx.insert(refreshTokens).values({
+      loginId: current.loginId,
+      parentId: current.id,
+      tokenHash: tokenHash(next),
+      expiresAt: secondsFromNow(lifetimes.refresh),
+    });
     await tx
       .update(logins)
       .set({ expiresAt: sql`greatest(${logins.expiresAt}, ${loginLifetime(lifetimes)})` })
       .where(eq(logins.id, current.loginId));
-    return { pair: { access_token: app.issueToken(current.userId, { loginId: current.loginId }), refresh_token: next } };
+    return {
+      pair: { access_token: app.issueToken(current.userId, { loginId: current.loginId }), refresh_token: next },
+    };
   });
   if ('refused' in outcome) throw unauthorized(outcome.refused);
   return outcome.pair;
@@ -135,6 +152,9 @@ export async function refreshLogin(app: FastifyInstance, lifetimes: TokenLifetim
 
 /** The login a refresh token belongs to, whatever its state; undefined for a token nobody issued. */
 export async function loginOfRefreshToken(db: Db, token: string): Promise<string | undefined> {
-  const [row] = await db.select({ loginId: refreshTokens.loginId }).from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash(token)));
+  const [row] = await db
+    .select({ loginId: refreshTokens.loginId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, tokenHash(token)));
   return row?.loginId;
 }

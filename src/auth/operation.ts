@@ -6,7 +6,9 @@ export const AuthErrorDocument = Type.Object(
   {
     errors: Type.Array(Type.Ref(ErrorObject)),
     jsonapi: Type.Ref(JsonApiVersion),
-    error: Type.String({ description: 'the detail of the first error (the web front end shows `error`, as the reference server sends it)' }),
+    error: Type.String({
+      description: 'the detail of the first error (the web front end shows `error`, as the reference server sends it)',
+    }),
   },
   { $id: 'AuthErrorDocument', description: 'A failed login or refresh: the error document plus `error`' },
 );
@@ -41,7 +43,9 @@ export function authOperation(o: AuthOperation) {
     body: o.body,
     response: {
       200: o.ok,
-      ...(o.errorMember ? Object.fromEntries(Object.entries(errors).map(([code, r]) => [code, { ...r, content: failure }])) : errors),
+      ...(o.errorMember
+        ? Object.fromEntries(Object.entries(errors).map(([code, r]) => [code, { ...r, content: failure }]))
+        : errors),
     },
   };
 }

@@ -8,15 +8,25 @@ import { endLogins, loginOfRefreshToken, refreshLogin, startLogin, type TokenLif
 import { AuthErrorDocument, authOperation } from './operation.js';
 
 const Password = Type.String({ minLength: 1, maxLength: 1024, writeOnly: true });
-const RefreshToken = Type.String({ minLength: 1, maxLength: 1024, description: 'a refresh token of `/v1/auth/login` or of a refresh' });
+const RefreshToken = Type.String({
+  minLength: 1,
+  maxLength: 1024,
+  description: 'a refresh token of `/v1/auth/login` or of a refresh',
+});
 
 const LoginRequest = Type.Object(
   {
     email: Type.Optional(Email()),
-    username: Type.Optional(Email({ description: 'the email, under the name the web front end sends it (`email` wins when both are sent)' })),
+    username: Type.Optional(
+      Email({ description: 'the email, under the name the web front end sends it (`email` wins when both are sent)' }),
+    ),
     password: Password,
-    'remember-me': Type.Optional(Type.Boolean({ description: 'accepted and ignored: every login gets a refresh token' })),
-    'include-in-response': Type.Optional(Type.Boolean({ description: 'accepted and ignored: tokens are always in the answer, never in cookies' })),
+    'remember-me': Type.Optional(
+      Type.Boolean({ description: 'accepted and ignored: every login gets a refresh token' }),
+    ),
+    'include-in-response': Type.Optional(
+      Type.Boolean({ description: 'accepted and ignored: tokens are always in the answer, never in cookies' }),
+    ),
   },
   { $id: 'LoginRequest', additionalProperties: false },
 );
@@ -39,7 +49,8 @@ const bodyOptional = async (request: FastifyRequest) => {
 };
 
 /** Failures of these routes, validation and media type errors included, carry the `error` member. */
-const withErrorMember = (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => sendError(request, reply, err, { errorMember: true });
+const withErrorMember = (err: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+  sendError(request, reply, err, { errorMember: true });
 
 export interface AuthRouteOptions {
   lifetimes: TokenLifetimes;
@@ -52,7 +63,8 @@ export interface AuthRouteOptions {
  * for the refresh rules.
  */
 export default async function authRoutes(app: FastifyInstance, { lifetimes, limits }: AuthRouteOptions) {
-  for (const schema of [LoginRequest, TokenPairResponse, RefreshRequest, LogoutResponse, AuthErrorDocument]) app.addSchema(schema);
+  for (const schema of [LoginRequest, TokenPairResponse, RefreshRequest, LogoutResponse, AuthErrorDocument])
+    app.addSchema(schema);
   const loginSchema = (operationId: string, deprecated: boolean) =>
     authOperation({
       operationId,
@@ -88,7 +100,8 @@ export default async function authRoutes(app: FastifyInstance, { lifetimes, limi
   app.post('/auth/session', { schema: loginSchema('loginLegacy', true), errorHandler: withErrorMember }, login);
 
   /** The refresh token of a request: the body's, else the Authorization header's (as the web front end sends it). */
-  const refreshTokenOf = (request: FastifyRequest) => (request.body as Static<typeof RefreshRequest>).refresh_token ?? bearerOf(request);
+  const refreshTokenOf = (request: FastifyRequest) =>
+    (request.body as Static<typeof RefreshRequest>).refresh_token ?? bearerOf(request);
 
   app.post(
     '/v1/auth/token/refresh',
@@ -118,7 +131,8 @@ export default async function authRoutes(app: FastifyInstance, { lifetimes, limi
     },
     async (request) => {
       const token = refreshTokenOf(request);
-      if (token === undefined) throw badRequest('Send the refresh token as refresh_token or in the Authorization header');
+      if (token === undefined)
+        throw badRequest('Send the refresh token as refresh_token or in the Authorization header');
       return checkTokenAttempt(app, limits, request.ip, () => refreshLogin(app, lifetimes, token));
     },
   );

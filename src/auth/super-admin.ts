@@ -9,7 +9,11 @@ import { liveAccountWith } from './accounts.js';
  */
 export async function ensureSuperAdmin(db: Db, email: string, password: string): Promise<'created' | 'promoted'> {
   const match = liveAccountWith(email);
-  const promoted = await db.update(users).set({ isAdmin: true, isSuperAdmin: true }).where(match).returning({ id: users.id });
+  const promoted = await db
+    .update(users)
+    .set({ isAdmin: true, isSuperAdmin: true })
+    .where(match)
+    .returning({ id: users.id });
   if (promoted.length > 0) return 'promoted';
   await db
     .insert(users)

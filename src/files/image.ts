@@ -58,7 +58,9 @@ export async function decodeImage(data: string, limits: ImageLimits): Promise<{ 
   const unreadable = () => unprocessable(`data is not a readable ${declared} image`, '/data');
   // The header first (cheap), then a decode of every pixel through a tiny resize (streamed, so memory
   // stays small): a truncated or corrupt image fails there.
-  const meta = await sharp(bytes).metadata().catch(() => undefined);
+  const meta = await sharp(bytes)
+    .metadata()
+    .catch(() => undefined);
   if (!meta || meta.format !== format || !meta.width || !meta.height) throw unreadable();
   if (meta.width * meta.height > limits.maxPixels) {
     throw unprocessable(`The image has more than ${limits.maxPixels} pixels`, '/data');
@@ -108,7 +110,9 @@ export async function imageUploadRoute(app: FastifyInstance, limits: ImageLimits
     async (request) => {
       const { bytes, extension } = await decodeImage((request.body as Static<typeof ImageUploadRequest>).data, limits);
       const backend = await app.storage.select(forceLocal(request));
-      const [url] = await storeAll(request, backend, [{ key: uniqueKey('uploads/images', `.${extension}`), body: bytes }]);
+      const [url] = await storeAll(request, backend, [
+        { key: uniqueKey('uploads/images', `.${extension}`), body: bytes },
+      ]);
       return { url: url! };
     },
   );

@@ -7,7 +7,10 @@ import { imageUploadRoute } from './image.js';
 import { mediaRoute } from './media.js';
 import { MULTIPART_OPTIONS, uploadRoutes } from './upload.js';
 
-export const filesTag = { name: 'Files', description: 'Uploads of files and images, and the files kept in the local storage.' };
+export const filesTag = {
+  name: 'Files',
+  description: 'Uploads of files and images, and the files kept in the local storage.',
+};
 
 /** The files face: uploads (multipart, parsed only here), image uploads, and the local storage's files. */
 /** Where uploads are streamed before they are stored (created at start). */
@@ -18,7 +21,11 @@ export default async function filesRoutes(app: FastifyInstance, { config }: { co
   await mkdir(tmpDir, { recursive: true });
   await app.register(async (scope) => {
     await scope.register(multipart, MULTIPART_OPTIONS);
-    await uploadRoutes(scope, { maxFileBytes: config.UPLOAD_MAX_FILE_BYTES, maxFiles: config.UPLOAD_MAX_FILES, tmpDir });
+    await uploadRoutes(scope, {
+      maxFileBytes: config.UPLOAD_MAX_FILE_BYTES,
+      maxFiles: config.UPLOAD_MAX_FILES,
+      tmpDir,
+    });
   });
   await imageUploadRoute(app, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS });
   await mediaRoute(app);

@@ -44,9 +44,11 @@ export async function mediaRoute(app: FastifyInstance) {
       const key = (request.params as { '*': string })['*'];
       // The wildcard arrives decoded: an encoded slash or backslash must not act as a separator. Export
       // archives (speakers' private fields) are stored locally too, but are not public files.
-      if (!isKey(key) || key.startsWith(`${EXPORTS_FOLDER}/`) || /%2f|%5c/i.test(request.url)) throw notFound('No stored file has this path');
+      if (!isKey(key) || key.startsWith(`${EXPORTS_FOLDER}/`) || /%2f|%5c/i.test(request.url))
+        throw notFound('No stored file has this path');
       const file = await app.storage.local.open(key).catch((err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT' || err.code === 'ENOTDIR' || err.code === 'EISDIR') throw notFound('No stored file has this path');
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR' || err.code === 'EISDIR')
+          throw notFound('No stored file has this path');
         throw err;
       });
       return reply

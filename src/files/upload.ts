@@ -22,25 +22,34 @@ export const TAG = 'Files';
 export const ForceLocalQuery = Type.Object(
   {
     force_local: Type.Optional(
-      Type.String({ maxLength: 16, description: '`true` stores on the server itself instead of the configured storage' }),
+      Type.String({
+        maxLength: 16,
+        description: '`true` stores on the server itself instead of the configured storage',
+      }),
     ),
   },
   { additionalProperties: false },
 );
 
-export const forceLocal = (request: FastifyRequest) => (request.query as { force_local?: string }).force_local === 'true';
+export const forceLocal = (request: FastifyRequest) =>
+  (request.query as { force_local?: string }).force_local === 'true';
 
 const UploadRequest = Type.Object(
   {
     file: Type.Optional(Type.String({ format: 'binary', description: 'one file' })),
-    files: Type.Optional(Type.Array(Type.String({ format: 'binary' }), { description: 'several files (also as `files[]`)' })),
+    files: Type.Optional(
+      Type.Array(Type.String({ format: 'binary' }), { description: 'several files (also as `files[]`)' }),
+    ),
   },
   // Streamed by the handler, never parsed into a body: the schema documents the form only.
   { $id: 'UploadRequest', 'x-streamed': true },
 );
 const UploadResponse = Type.Object(
   {
-    url: Type.Union([Type.String({ description: 'URL of the stored file' }), Type.Array(Type.String(), { description: 'URLs in the order sent' })]),
+    url: Type.Union([
+      Type.String({ description: 'URL of the stored file' }),
+      Type.Array(Type.String(), { description: 'URLs in the order sent' }),
+    ]),
   },
   { $id: 'UploadResponse', additionalProperties: false },
 );
@@ -63,7 +72,8 @@ export function extensionOf(filename: string): string {
 }
 
 /** A generated unique key under `folder`, ending in `extension`. */
-export const uniqueKey = (folder: string, extension: string) => `${folder}/${randomUUID().replace(/-/g, '')}${extension}`;
+export const uniqueKey = (folder: string, extension: string) =>
+  `${folder}/${randomUUID().replace(/-/g, '')}${extension}`;
 
 export interface Received {
   field: string;
@@ -93,18 +103,31 @@ function multipartError(err: unknown, limits: UploadLimits): unknown {
 async function receive(request: FastifyRequest, dir: string, limits: UploadLimits): Promise<Received[]> {
   const received: Received[] = [];
   const parts = request.parts({
-    limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, parts: limits.maxFiles + 20, fields: 20, fieldSize: 4096 },
+    limits: {
+      fileSize: limits.maxFileBytes,
+      files: limits.maxFiles,
+      parts: limits.maxFiles + 20,
+      fields: 20,
+      fieldSize: 4096,
+    },
   });
   for await (const part of parts) {
     if (part.type !== 'file') continue;
     if (part.fieldname !== SINGLE && !MULTIPLE.has(part.fieldname)) {
       part.file.resume();
-      throw badRequest(`Unexpected file part "${part.fieldname}": send one file in part "file" or several in part "files"`);
+      throw badRequest(
+        `Unexpected file part "${part.fieldname}": send one file in part "file" or several in part "files"`,
+      );
     }
     const path = join(dir, String(received.length));
     await pipeline(part.file, createWriteStream(path));
     if (part.file.truncated) throw tooLarge(limits);
-    received.push({ field: part.fieldname, extension: extensionOf(part.filename ?? ''), path, size: part.file.bytesRead });
+    received.push({
+      field: part.fieldname,
+      extension: extensionOf(part.filename ?? ''),
+      path,
+      size: part.file.bytesRead,
+    });
   }
   return received;
 }
@@ -122,7 +145,8 @@ export async function withUploads<T>(
   what: string,
   use: (received: Received[]) => Promise<T>,
 ): Promise<T> {
-  if (!request.isMultipart()) throw new JsonApiError(415, 'Unsupported Media Type', `Send ${what} as multipart/form-data`);
+  if (!request.isMultipart())
+    throw new JsonApiError(415, 'Unsupported Media Type', `Send ${what} as multipart/form-data`);
   const dir = await mkdtemp(join(limits.tmpDir, 'oe-upload-'));
   try {
     const received = await receive(request, dir, limits).catch((err: unknown) => {
@@ -138,7 +162,11 @@ export async function withUploads<T>(
  * Stores every body under its key, all or nothing: when one fails, those already stored are removed.
  * A failure of the storage service is a 503.
  */
-export async function storeAll(request: FastifyRequest, backend: Backend, items: { key: string; body: Body }[]): Promise<string[]> {
+export async function storeAll(
+  request: FastifyRequest,
+  backend: Backend,
+  items: { key: string; body: Body }[],
+): Promise<string[]> {
   const stored: string[] = [];
   try {
     const urls: string[] = [];
@@ -195,7 +223,8 @@ export async function uploadRoutes(app: FastifyInstance, limits: UploadLimits) {
       async (request) =>
         withUploads(request, limits, 'the files', async (received) => {
           const single = received.filter((r) => r.field === SINGLE);
-          if (received.length === 0) throw badRequest('No file was sent: put one file in part "file" or several in part "files"');
+          if (received.length === 0)
+            throw badRequest('No file was sent: put one file in part "file" or several in part "files"');
           if (single.length > 0 && received.length > 1) {
             throw badRequest('Part "file" takes exactly one file; send several in part "files"');
           }
@@ -203,7 +232,10 @@ export async function uploadRoutes(app: FastifyInstance, limits: UploadLimits) {
           const urls = await storeAll(
             request,
             backend,
-            received.map((r) => ({ key: uniqueKey('uploads/files', r.extension), body: { path: r.path, size: r.size } })),
+            received.map((r) => ({
+              key: uniqueKey('uploads/files', r.extension),
+              body: { path: r.path, size: r.size },
+            })),
           );
           return { url: single.length > 0 ? urls[0]! : urls };
         }),

@@ -33,7 +33,11 @@ interface Target {
 
 type Sizes = Record<string, (s: Settings) => VariantSize>;
 
-const square = (size: (s: Settings) => number) => (s: Settings) => ({ width: size(s), height: size(s), keepAspect: s.imageKeepAspect });
+const square = (size: (s: Settings) => number) => (s: Settings) => ({
+  width: size(s),
+  height: size(s),
+  keepAspect: s.imageKeepAspect,
+});
 const profile: Sizes = {
   thumbnailImageUrl: square((s) => s.profileThumbnailSize),
   smallImageUrl: square((s) => s.profileSmallSize),
@@ -48,12 +52,23 @@ const TARGETS: Record<ImageOwner, Target> = {
     sourceColumn: events.originalImageUrl,
     variants: {
       largeImageUrl: (s) => ({ width: s.largeImageWidth, height: s.largeImageHeight, keepAspect: s.imageKeepAspect }),
-      thumbnailImageUrl: (s) => ({ width: s.thumbnailImageWidth, height: s.thumbnailImageHeight, keepAspect: s.imageKeepAspect }),
+      thumbnailImageUrl: (s) => ({
+        width: s.thumbnailImageWidth,
+        height: s.thumbnailImageHeight,
+        keepAspect: s.imageKeepAspect,
+      }),
       iconImageUrl: (s) => ({ width: s.iconImageWidth, height: s.iconImageHeight, keepAspect: s.imageKeepAspect }),
     },
   },
   speaker: { table: speakers, id: speakers.id, source: 'photoUrl', sourceColumn: speakers.photoUrl, variants: profile },
-  user: { table: users, id: users.id, source: 'avatarUrl', sourceColumn: users.avatarUrl, mirror: 'originalImageUrl', variants: profile },
+  user: {
+    table: users,
+    id: users.id,
+    source: 'avatarUrl',
+    sourceColumn: users.avatarUrl,
+    mirror: 'originalImageUrl',
+    variants: profile,
+  },
 };
 
 /**
@@ -71,7 +86,8 @@ export function withImageVariants(owner: ImageOwner, base: Hooks = {}): Hooks {
     async afterCreate(ctx, row, input) {
       await base.afterCreate?.(ctx, row, input);
       const url = row[source];
-      if (typeof url === 'string') await ctx.request.server.sendJob(ctx.db, IMAGE_VARIANTS_QUEUE, { owner, id: row.id, url });
+      if (typeof url === 'string')
+        await ctx.request.server.sendJob(ctx.db, IMAGE_VARIANTS_QUEUE, { owner, id: row.id, url });
     },
     async beforeUpdate(ctx, row, values, input) {
       await base.beforeUpdate?.(ctx, row, values, input);
@@ -79,7 +95,8 @@ export function withImageVariants(owner: ImageOwner, base: Hooks = {}): Hooks {
       for (const column of Object.keys(variants)) values[column] = null;
       if (mirror) values[mirror] = values[source];
       const url = values[source];
-      if (typeof url === 'string') await ctx.request.server.sendJob(ctx.db, IMAGE_VARIANTS_QUEUE, { owner, id: row.id, url });
+      if (typeof url === 'string')
+        await ctx.request.server.sendJob(ctx.db, IMAGE_VARIANTS_QUEUE, { owner, id: row.id, url });
     },
   };
 }

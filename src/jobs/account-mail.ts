@@ -1,4 +1,9 @@
-import { ACCOUNT_MAIL_QUEUE, sendAccountMail, type AccountMailJob, type AccountMailOptions } from '../auth/account-mail.js';
+import {
+  ACCOUNT_MAIL_QUEUE,
+  sendAccountMail,
+  type AccountMailJob,
+  type AccountMailOptions,
+} from '../auth/account-mail.js';
 import { defineJob } from './job.js';
 
 /** Mails about accounts: verification and password reset links, notices of password changes. */

@@ -12,7 +12,8 @@ export const mailDelivery = (retrySeconds: number, retryLimit: number) =>
     queue: { retryLimit, retryDelay: retrySeconds, retryBackoff: true, retryDelayMax: 6 * 3600 },
     handler: (app) => async (jobs) => {
       for (const job of jobs) {
-        if ((await app.mailer.deliver(job.data.mailId)) === 'pending') throw new Error(`mail ${job.data.mailId} is not delivered yet`);
+        if ((await app.mailer.deliver(job.data.mailId)) === 'pending')
+          throw new Error(`mail ${job.data.mailId} is not delivered yet`);
       }
     },
   });

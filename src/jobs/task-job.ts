@@ -48,7 +48,10 @@ export function taskJob(
 }
 
 /** A task queue whose next attempt (after a failure, or a worker that died) starts `seconds` later. */
-export const retryingAfter = (seconds: number, job: JobDefinition): JobDefinition => ({ ...job, queue: { ...job.queue, retryDelay: seconds } });
+export const retryingAfter = (seconds: number, job: JobDefinition): JobDefinition => ({
+  ...job,
+  queue: { ...job.queue, retryDelay: seconds },
+});
 
 /**
  * The abandoned-task queue: ends the task FAILED (an import FAILURE) and mails its requester what
@@ -65,14 +68,19 @@ export const taskAbandoned = (mails: Record<'export' | 'import' | 'app', Abandon
         if (!task || !abandoned) continue;
         const message = 'The task failed on the server';
         const state = task.kind === 'import' ? 'FAILURE' : 'FAILED';
-        await app.mailer.send(await abandoned(app, task, message), (tx) => finishTask(tx, task.id, state, { __error: true, message }));
+        await app.mailer.send(await abandoned(app, task, message), (tx) =>
+          finishTask(tx, task.id, state, { __error: true, message }),
+        );
       }
     },
   });
 
 /** The address of the user who asked for a task. */
 export async function requesterOf(app: FastifyInstance, task: Task): Promise<MailAddress> {
-  const [user] = await app.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, task.userId!));
+  const [user] = await app.db
+    .select({ email: users.email, name: users.name })
+    .from(users)
+    .where(eq(users.id, task.userId!));
   return { address: user!.email, name: user!.name ?? undefined };
 }
 
@@ -84,7 +92,11 @@ export class TaskEnded extends Error {}
  * it no longer waits, so that what commits with the end (its mail) commits only once.
  */
 export async function finishTask(db: Db, id: string, state: string, result: object, extra: Partial<Task> = {}) {
-  const ended = await db.update(tasks).set({ state, result, status: null, updatedAt: new Date(), ...extra }).where(waiting(id)).returning({ id: tasks.id });
+  const ended = await db
+    .update(tasks)
+    .set({ state, result, status: null, updatedAt: new Date(), ...extra })
+    .where(waiting(id))
+    .returning({ id: tasks.id });
   if (ended.length === 0) throw new TaskEnded(`task ${id} has already ended`);
 }
 

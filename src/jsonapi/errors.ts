@@ -50,4 +50,5 @@ export const RETRY_AFTER = {
 export const serviceUnavailable = (detail: string) =>
   new JsonApiError(503, 'Service Unavailable', detail, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
 
-export const databaseUnavailable = () => serviceUnavailable('The database is not available at the moment; try again later');
+export const databaseUnavailable = () =>
+  serviceUnavailable('The database is not available at the moment; try again later');

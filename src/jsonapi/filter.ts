@@ -1,5 +1,23 @@
 import {
-  and, eq, exists, is, gt, gte, ilike, inArray, isNotNull, isNull, like, lt, lte, ne, not, notInArray, or, sql, type SQL,
+  and,
+  eq,
+  exists,
+  is,
+  gt,
+  gte,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  like,
+  lt,
+  lte,
+  ne,
+  not,
+  notInArray,
+  or,
+  sql,
+  type SQL,
 } from 'drizzle-orm';
 import { alias, PgView, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { badRequest } from './errors.js';
@@ -27,7 +45,8 @@ function coerce(name: string, field: Field, val: unknown): unknown {
   switch (field.kind) {
     case 'integer': {
       const n = typeof val === 'string' && /^-?\d{1,10}$/.test(val) ? Number(val) : val;
-      if (typeof n !== 'number' || !Number.isInteger(n) || Math.abs(n) > INT4_MAX) throw fail(`"${name}" takes an integer`);
+      if (typeof n !== 'number' || !Number.isInteger(n) || Math.abs(n) > INT4_MAX)
+        throw fail(`"${name}" takes an integer`);
       return n;
     }
     case 'number': {
@@ -59,7 +78,10 @@ class FilterCompiler {
   private nodes = 0;
   private aliases = 0;
 
-  constructor(private registry: Registry, private ctx: Ctx) {}
+  constructor(
+    private registry: Registry,
+    private ctx: Ctx,
+  ) {}
 
   node(model: Model, t: Columns, node: unknown, depth: number): SQL {
     if (++this.nodes > MAX_NODES) throw fail(`more than ${MAX_NODES} conditions`);
@@ -75,7 +97,11 @@ class FilterCompiler {
       return (keys[0] === 'and' ? and(...parts) : or(...parts))!;
     }
     if (keys.length === 1 && keys[0] === 'not') return not(this.node(model, t, n.not, depth + 1));
-    if (!keys.every((k) => k === 'name' || k === 'op' || k === 'val') || typeof n.name !== 'string' || typeof n.op !== 'string')
+    if (
+      !keys.every((k) => k === 'name' || k === 'op' || k === 'val') ||
+      typeof n.name !== 'string' ||
+      typeof n.op !== 'string'
+    )
       throw fail('a condition is {"name", "op", "val"} or {"and"|"or": [...]} or {"not": {...}}');
     return this.condition(model, t, n.name, n.op, n.val, depth);
   }
@@ -96,7 +122,11 @@ class FilterCompiler {
     const hidden = byMemberName(model.privateFields, name);
     // False (never null) for a record whose private members the caller does not see, so that no
     // combination (`not`, `or`) of such conditions depends on the hidden value.
-    if (hidden) return and(sql`coalesce((${model.spec.policy.seesPrivate!(this.ctx, t)}), false)`, this.attribute(t, hidden, name, op, val))!;
+    if (hidden)
+      return and(
+        sql`coalesce((${model.spec.policy.seesPrivate!(this.ctx, t)}), false)`,
+        this.attribute(t, hidden, name, op, val),
+      )!;
     if (rel) return this.linkage(t, name, rel, op, val);
     throw fail(`unknown attribute "${name}" of ${model.type}`);
   }
@@ -115,10 +145,12 @@ class FilterCompiler {
     switch (op) {
       case 'like':
       case 'ilike':
-        if (field.kind !== 'string' || typeof val !== 'string') throw fail(`"${op}" needs a string attribute and value`);
+        if (field.kind !== 'string' || typeof val !== 'string')
+          throw fail(`"${op}" needs a string attribute and value`);
         // PostgreSQL fails on a pattern ending in a lone escape character, but only once a row's scan
         // reaches it: refused up front, it can neither fail the request nor tell rows apart.
-        if (/(^|[^\\])(\\\\)*\\$/.test(val)) throw fail(`the "${op}" pattern of "${name}" ends with an escape character`);
+        if (/(^|[^\\])(\\\\)*\\$/.test(val))
+          throw fail(`the "${op}" pattern of "${name}" ends with an escape character`);
         return (op === 'like' ? like : ilike)(col, coerce(name, field, val) as string);
       case 'in':
       case 'in_':
@@ -144,7 +176,8 @@ class FilterCompiler {
    */
   private linkage(t: Columns, name: string, rel: RelationshipSpec, op: string, val: unknown): SQL {
     if (rel.kind !== 'toOne') throw fail(`"${name}" is a to-many relationship: filter it with "has" or "any"`);
-    if (op !== 'eq' && op !== 'ne') throw fail(`the relationship "${name}" takes "eq" or "ne" with null or an id, or "has" or "any"`);
+    if (op !== 'eq' && op !== 'ne')
+      throw fail(`the relationship "${name}" takes "eq" or "ne" with null or an id, or "has" or "any"`);
     const target = this.registry.get(rel.type);
     const id = val === null ? undefined : coerce(name, target.fields.get('id')!, val);
     const linked = this.linked(t, rel, (_target, tc) => (id === undefined ? undefined : eq(tc.id!, id)));
@@ -157,7 +190,12 @@ class FilterCompiler {
     const one = { one: sql`1` };
     if (rel.kind === 'toOne' || rel.foreignKey) {
       const { table, tc, target, conditions } = relatedSource(this.ctx, this.registry, t, rel, `f${++this.aliases}`);
-      return exists(this.ctx.db.select(one).from(table).where(and(...conditions, where(target, tc))));
+      return exists(
+        this.ctx.db
+          .select(one)
+          .from(table)
+          .where(and(...conditions, where(target, tc))),
+      );
     }
     const target = this.registry.get(rel.type);
     const targetTable = alias(target.table, `f${++this.aliases}`);
@@ -166,14 +204,24 @@ class FilterCompiler {
     const name = `f${++this.aliases}`;
     const join = alias(through.table, name) as unknown as Record<string, PgColumn>;
     // drizzle renders an aliased view as its alias alone (`from "f1"`): a view is named with its alias by hand.
-    const source = is(through.table, PgView) ? sql`${through.table} as ${sql.identifier(name)}` : (join as unknown as PgTable);
+    const source = is(through.table, PgView)
+      ? sql`${through.table} as ${sql.identifier(name)}`
+      : (join as unknown as PgTable);
     const fixed = Object.entries(through.where ?? {}).map(([k, v]) => eq(join[k]!, v));
     return exists(
       this.ctx.db
         .select(one)
         .from(source as PgTable)
         .innerJoin(targetTable, eq(tc.id!, join[through.to]!))
-        .where(and(eq(join[through.from]!, t.id!), ...fixed, where(target, tc), ...visibleIn(this.ctx, target, tc), rel.where?.(this.ctx, tc))),
+        .where(
+          and(
+            eq(join[through.from]!, t.id!),
+            ...fixed,
+            where(target, tc),
+            ...visibleIn(this.ctx, target, tc),
+            rel.where?.(this.ctx, tc),
+          ),
+        ),
     );
   }
 }

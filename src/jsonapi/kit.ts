@@ -46,7 +46,13 @@ export function newResourceData(request: FastifyRequest) {
   return data;
 }
 
-export function routeKit(app: FastifyInstance, registry: Registry, model: Model, queries: QuerySchemas, listAllMax: number): RouteKit {
+export function routeKit(
+  app: FastifyInstance,
+  registry: Registry,
+  model: Model,
+  queries: QuerySchemas,
+  listAllMax: number,
+): RouteKit {
   return {
     app,
     db: app.db,
@@ -83,6 +89,8 @@ export async function parsed<T>(parse: () => T, checksFirst: () => Promise<unkno
 /** A list's query and its filter compiled for this caller (400 for a bad one). */
 export function listQueryOf(kit: Pick<RouteKit, 'registry' | 'listAllMax'>, ctx: Ctx, model: Model, raw: RawQuery) {
   const query = parseListQuery(kit.registry, model, raw, kit.listAllMax);
-  return { query, filter: query.filter === undefined ? undefined : compileFilter(kit.registry, ctx, model, query.filter) };
+  return {
+    query,
+    filter: query.filter === undefined ? undefined : compileFilter(kit.registry, ctx, model, query.filter),
+  };
 }
-

@@ -66,13 +66,16 @@ export function buildModel(spec: ResourceSpec): Model {
   const id = column(spec, columns, 'id');
   const selection: Record<string, PgColumn> = { id };
   const readable: [string, string][] = [];
-  const fields = new Map<string, Field>([['id', { key: 'id', column: id, kind: id.dataType === 'number' ? 'integer' : 'string' }]]);
+  const fields = new Map<string, Field>([
+    ['id', { key: 'id', column: id, kind: id.dataType === 'number' ? 'integer' : 'string' }],
+  ]);
   const hidden = new Set<string>();
   const privateFields = new Map<string, Field>();
   const computed: Model['computed'] = [];
   for (const [wire, attr] of Object.entries(spec.attributes)) {
     if (attr.select) {
-      if (!attr.readOnly || attr.column) throw new Error(`resource ${spec.type}: computed ${wire} must be read-only, without a column`);
+      if (!attr.readOnly || attr.column)
+        throw new Error(`resource ${spec.type}: computed ${wire} must be read-only, without a column`);
       computed.push([`${COMPUTED}${wire}`, attr.select]);
       readable.push([wire, `${COMPUTED}${wire}`]);
       continue;
@@ -85,7 +88,8 @@ export function buildModel(spec: ResourceSpec): Model {
     if (attr.private) hidden.add(wire);
     if (kind !== 'other') (attr.private ? privateFields : fields).set(wire, { key: attr.column, column: col, kind });
   }
-  if (hidden.size > 0 && !spec.policy.seesPrivate) throw new Error(`resource ${spec.type}: private attributes need seesPrivate`);
+  if (hidden.size > 0 && !spec.policy.seesPrivate)
+    throw new Error(`resource ${spec.type}: private attributes need seesPrivate`);
   const relationships = new Map(Object.entries(spec.relationships ?? {}));
   const links: Model['links'] = [];
   for (const [name, rel] of relationships) {
@@ -99,7 +103,21 @@ export function buildModel(spec: ResourceSpec): Model {
   const members = new Set(['id', ...readable.map(([wire]) => wire), ...relationships.keys()]);
   const live = spec.softDelete ? isNull(column(spec, columns, spec.softDelete)) : undefined;
   return {
-    spec, type: spec.type, table: spec.table, columns, id, selection, readable, fields, members, private: hidden, privateFields, computed, links, relationships, live,
+    spec,
+    type: spec.type,
+    table: spec.table,
+    columns,
+    id,
+    selection,
+    readable,
+    fields,
+    members,
+    private: hidden,
+    privateFields,
+    computed,
+    links,
+    relationships,
+    live,
   };
 }
 
@@ -121,12 +139,19 @@ export class Registry {
         if (rel.foreignKey) column(target.spec, target.columns, rel.foreignKey);
         // `within` names a relationship both ends have; `inverse` one of the target's.
         const named = [
-          ...(rel.within ? [[model, rel.within], [target, rel.within]] : []),
+          ...(rel.within
+            ? [
+                [model, rel.within],
+                [target, rel.within],
+              ]
+            : []),
           ...(rel.kind === 'toMany' && rel.inverse ? [[target, rel.inverse]] : []),
         ] as [Model, string][];
         for (const [end, other] of named) {
           if (!end.relationships.has(other))
-            throw new Error(`resource ${model.type}: relationship ${name} names ${other}, which ${end.type} does not have`);
+            throw new Error(
+              `resource ${model.type}: relationship ${name} names ${other}, which ${end.type} does not have`,
+            );
         }
       }
     }

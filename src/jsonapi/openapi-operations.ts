@@ -32,7 +32,9 @@ export const operation = (o: OperationOptions): RouteShorthandOptions => ({
     ...(o.params ? { params: o.params } : {}),
     ...(o.querystring ? { querystring: o.querystring } : {}),
     response: {
-      ...Object.fromEntries(Object.entries(o.success).map(([c, schema]) => [c, { description: 'Success', ...(schema as object) }])),
+      ...Object.fromEntries(
+        Object.entries(o.success).map(([c, schema]) => [c, { description: 'Success', ...(schema as object) }]),
+      ),
       // Any body over Fastify's limit is refused before the handler runs; negotiation refuses a body of
       // another type on every method, GET included (415); a path or query parameter its schema refuses
       // (an over-long id) is 400.
@@ -73,11 +75,17 @@ export const errorResponses = (codes: number[], descriptions: Record<number, str
     ]),
   );
 
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'id of the record' }) });
+export const IdParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64, description: 'id of the record' }),
+});
 /** Path parameters of a resource whose records may also be named by their alternate key. */
 export const alternateParams = (model: Model) =>
   Type.Object({
-    id: Type.String({ minLength: 1, maxLength: 64, description: `id or ${model.spec.alternateKey} of the ${model.type}` }),
+    id: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: `id or ${model.spec.alternateKey} of the ${model.type}`,
+    }),
   });
 
 /** The OpenAPI description of a 201 answer. */

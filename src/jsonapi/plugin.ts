@@ -36,16 +36,27 @@ export default fp(
       if (!request.routeOptions.config.jsonapi) return;
       await negotiate(request, reply);
       await app.authenticate(request);
-      if (request.method === 'GET' && request.routeOptions.config.cache !== false && app.readCache?.answer(request, reply)) return reply;
+      if (
+        request.method === 'GET' &&
+        request.routeOptions.config.cache !== false &&
+        app.readCache?.answer(request, reply)
+      )
+        return reply;
     });
     // Fastify appends "; charset=utf-8" to JSON types; JSON:API forbids media type parameters.
     app.addHook('onSend', async (_request, reply, payload) => {
-      if (String(reply.getHeader('content-type')).startsWith(`${MEDIA_TYPE};`)) reply.header('content-type', MEDIA_TYPE);
+      if (String(reply.getHeader('content-type')).startsWith(`${MEDIA_TYPE};`))
+        reply.header('content-type', MEDIA_TYPE);
       return payload;
     });
     const { listAllMax } = options;
-    const queries = { list: listQuerySchema(registry, listAllMax), document: documentQuerySchema(registry), linkage: linkageQuerySchema() };
-    for (const model of registry.models.values()) registerResourceRoutes(routeKit(app, registry, model, queries, listAllMax));
+    const queries = {
+      list: listQuerySchema(registry, listAllMax),
+      document: documentQuerySchema(registry),
+      linkage: linkageQuerySchema(),
+    };
+    for (const model of registry.models.values())
+      registerResourceRoutes(routeKit(app, registry, model, queries, listAllMax));
   },
   { name: 'jsonapi', dependencies: ['auth', 'error-handler', 'read-cache'] },
 );

@@ -45,8 +45,14 @@ export type RawQuery = Record<string, string | number | undefined>;
  * Parameters the Open Event front end adds to its reads (its cache service, public pages, builds
  * without caching): accepted on every GET of the engine and ignored.
  */
-const COMPATIBILITY = Type.Optional(Type.String({ maxLength: 100, description: 'accepted for the Open Event front end; no effect' }));
-export const compatibilityParameters: TProperties = { cache: COMPATIBILITY, public: COMPATIBILITY, nocache: COMPATIBILITY };
+const COMPATIBILITY = Type.Optional(
+  Type.String({ maxLength: 100, description: 'accepted for the Open Event front end; no effect' }),
+);
+export const compatibilityParameters: TProperties = {
+  cache: COMPATIBILITY,
+  public: COMPATIBILITY,
+  nocache: COMPATIBILITY,
+};
 
 /** The querystring of a relationship (linkage) route: the compatibility parameters only. */
 export const linkageQuerySchema = () => Type.Object(compatibilityParameters, { additionalProperties: false });
@@ -61,7 +67,10 @@ export function documentQuerySchema(registry: Registry): TObject {
   };
   for (const type of registry.models.keys()) {
     props[`fields[${type}]`] = Type.Optional(
-      Type.String({ maxLength: 1000, description: `comma-separated ${type} fields to return (dasherized or snake_case)` }),
+      Type.String({
+        maxLength: 1000,
+        description: `comma-separated ${type} fields to return (dasherized or snake_case)`,
+      }),
     );
   }
   return Type.Object(props, { additionalProperties: false });
@@ -80,7 +89,9 @@ export function listQuerySchema(registry: Registry, listAllMax: number): TObject
             `refused (400) when more than ${listAllMax} match`,
         }),
       ),
-      'page[number]': Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: '1-based page number' })),
+      'page[number]': Type.Optional(
+        Type.Integer({ minimum: 1, maximum: 10_000_000, description: '1-based page number' }),
+      ),
       sort: Type.Optional(
         Type.String({
           maxLength: 500,
@@ -111,7 +122,8 @@ function parseInclude(registry: Registry, model: Model, raw: string | undefined)
   if (paths.length > MAX_INCLUDE_PATHS) throw badRequest(`At most ${MAX_INCLUDE_PATHS} include paths`, 'include');
   for (const path of paths) {
     const names = path.split('.');
-    if (names.length > MAX_INCLUDE_DEPTH) throw badRequest(`Include paths are at most ${MAX_INCLUDE_DEPTH} deep`, 'include');
+    if (names.length > MAX_INCLUDE_DEPTH)
+      throw badRequest(`Include paths are at most ${MAX_INCLUDE_DEPTH} deep`, 'include');
     let node = tree;
     let current = model;
     for (const name of names) {
@@ -151,7 +163,10 @@ function sortField(registry: Registry, model: Model, name: string): Omit<SortKey
   if (attribute === undefined && own) return { field: own };
   const rel = byMemberName(model.relationships, first!);
   if (rel?.kind !== 'toOne' || attribute === undefined || rest.length > 0)
-    throw badRequest(`Unknown sort key "${name}" for ${model.type}: an attribute, or a to-one relationship and one of its attributes`, 'sort');
+    throw badRequest(
+      `Unknown sort key "${name}" for ${model.type}: an attribute, or a to-one relationship and one of its attributes`,
+      'sort',
+    );
   const target = registry.get(rel.type);
   const field = byMemberName(target.fields, attribute);
   if (!field) throw badRequest(`Unknown sort key "${name}": ${target.type} has no attribute "${attribute}"`, 'sort');
@@ -177,7 +192,12 @@ export function orderBy(ctx: Ctx, registry: Registry, model: Model, keys: SortKe
     if (via) {
       const { table, tc, conditions } = relatedSource(ctx, registry, model.columns, via, `s${i + 1}`);
       const column = tc[field.key]!;
-      value = sql`(${ctx.db.select({ value: column }).from(table).where(and(...conditions)).orderBy(tc.id!).limit(1)})`;
+      value = sql`(${ctx.db
+        .select({ value: column })
+        .from(table)
+        .where(and(...conditions))
+        .orderBy(tc.id!)
+        .limit(1)})`;
     }
     return descending ? desc(value) : asc(value);
   });

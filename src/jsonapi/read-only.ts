@@ -10,7 +10,8 @@ import { linkageIds, type Linkage } from './values.js';
 /** A sent attribute equals the one read; date-times compare as instants, whatever their spelling. */
 function sameValue(attr: AttributeSpec, sent: unknown, read: unknown): boolean {
   if (sent === null || read === null) return sent === read;
-  if (valueKind(attr.schema) === 'date-time') return typeof sent === 'string' && new Date(sent).getTime() === new Date(read as string).getTime();
+  if (valueKind(attr.schema) === 'date-time')
+    return typeof sent === 'string' && new Date(sent).getTime() === new Date(read as string).getTime();
   return isDeepStrictEqual(sent, read);
 }
 
@@ -55,7 +56,13 @@ export function readOnlyLinkage(model: Model, input: WriteInput): IncludeTree | 
  * instants), or, on create (no `row`), when it is null, an empty list or the attribute's default; any other
  * value is refused.
  */
-export async function dropReadOnly(ctx: Ctx, registry: Registry, model: Model, input: WriteInput, current?: ReadRecord) {
+export async function dropReadOnly(
+  ctx: Ctx,
+  registry: Registry,
+  model: Model,
+  input: WriteInput,
+  current?: ReadRecord,
+) {
   const record = current?.data === undefined ? undefined : (JSON.parse(current.data) as ResourceObject);
   const refuse = (name: string, pointer: string, empty: string) =>
     unprocessable(
@@ -68,7 +75,9 @@ export async function dropReadOnly(ctx: Ctx, registry: Registry, model: Model, i
     const attr = model.spec.attributes[wire]!;
     if (!attr.readOnly) continue;
     // On create, the value the new record will hold (its declared default) counts as unchanged too.
-    const unchanged = sameValue(attr, value, record?.attributes[wire] ?? null) || (!record && attr.schema.default !== undefined && sameValue(attr, value, attr.schema.default));
+    const unchanged =
+      sameValue(attr, value, record?.attributes[wire] ?? null) ||
+      (!record && attr.schema.default !== undefined && sameValue(attr, value, attr.schema.default));
     if (!unchanged) throw refuse(wire, `/data/attributes/${wire}`, 'null');
     delete input.attributes[wire];
   }
@@ -78,7 +87,12 @@ export async function dropReadOnly(ctx: Ctx, registry: Registry, model: Model, i
     const linkage = record ? record.relationships[name]!.data! : rel.kind === 'toOne' ? null : [];
     const target = registry.get(rel.type);
     const sent = idSet(target, ids);
-    const namesCaller = !record && rel.kind === 'toOne' && !!rel.callerOnCreate && !!ctx.caller && isDeepStrictEqual(sent, [String(ctx.caller.id)]);
+    const namesCaller =
+      !record &&
+      rel.kind === 'toOne' &&
+      !!rel.callerOnCreate &&
+      !!ctx.caller &&
+      isDeepStrictEqual(sent, [String(ctx.caller.id)]);
     if (!isDeepStrictEqual(sent, idSet(target, linkageIds(linkage))) && !namesCaller)
       throw refuse(name, `/data/relationships/${name}`, rel.kind === 'toOne' ? 'null' : 'an empty list');
     delete input.relationships[name];

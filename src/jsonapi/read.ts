@@ -51,7 +51,11 @@ const idJson = (model: Model, id: SQL | PgColumn): Piece[] =>
   isIntegerId(model) ? ['"', sql`${id}`, '"'] : [sql`to_json(${id}::text)::text`];
 
 /** A resource identifier object's JSON text. */
-const identifierJson = (model: Model, id: SQL | PgColumn): Piece[] => [`{"type":${JSON.stringify(model.type)},"id":`, ...idJson(model, id), '}'];
+const identifierJson = (model: Model, id: SQL | PgColumn): Piece[] => [
+  `{"type":${JSON.stringify(model.type)},"id":`,
+  ...idJson(model, id),
+  '}',
+];
 
 /** The join table of a to-many relationship under a statement-local name (drizzle names an aliased view by its alias alone). */
 function joinSource(through: NonNullable<ToManySpec['through']>, name: string) {
@@ -70,16 +74,25 @@ function linkageJson(st: Statement, t: Columns, rel: RelationshipSpec, names = f
   const target = st.registry.get(rel.type);
   const { table, tc, name } = st.alias(target);
   const allowed = names
-    ? [target.spec.softDelete ? sql`${tc[target.spec.softDelete]!} is null` : undefined, (target.spec.policy.linkable ?? target.spec.policy.scope)(ctx, tc)]
+    ? [
+        target.spec.softDelete ? sql`${tc[target.spec.softDelete]!} is null` : undefined,
+        (target.spec.policy.linkable ?? target.spec.policy.scope)(ctx, tc),
+      ]
     : visibleIn(ctx, target, tc);
   const conditions = and(...allowed, rel.where?.(ctx, tc));
   const identifier = concat(identifierJson(target, tc.id!));
   if (rel.kind === 'toOne') {
     const link = rel.column ? eq(tc.id!, t[rel.column]!) : eq(tc[rel.foreignKey!]!, t.id!);
-    return [sql`coalesce((select ${identifier} from ${table} where ${and(link, conditions)} order by ${tc.id!} limit 1), 'null')`];
+    return [
+      sql`coalesce((select ${identifier} from ${table} where ${and(link, conditions)} order by ${tc.id!} limit 1), 'null')`,
+    ];
   }
   if (rel.foreignKey) {
-    return ['[', sql`(select string_agg(${identifier}, ',' order by ${tc.id!}) from ${table} where ${and(eq(tc[rel.foreignKey]!, t.id!), conditions)})`, ']'];
+    return [
+      '[',
+      sql`(select string_agg(${identifier}, ',' order by ${tc.id!}) from ${table} where ${and(eq(tc[rel.foreignKey]!, t.id!), conditions)})`,
+      ']',
+    ];
   }
   const { join, source, fixed } = joinSource(rel.through!, `${name}j`);
   return [
@@ -99,7 +112,9 @@ function toOneColumnLinkage(st: Statement, link: Model['links'][number]): Piece[
   const target = link.target!;
   const policy = target.spec.policy;
   const allowed = and(target.live, (policy.linkable ?? policy.scope)(st.ctx, target.columns));
-  let id = allowed ? sql`(select ${target.id} from ${target.table} where ${target.id} = ${link.column} and ${allowed})` : sql`${link.column}`;
+  let id = allowed
+    ? sql`(select ${target.id} from ${target.table} where ${target.id} = ${link.column} and ${allowed})`
+    : sql`${link.column}`;
   const anchor = st.anchors.get(target);
   if (anchor && allowed) {
     const anchored = sql`(select ${target.id} from ${Statement.from(anchor, target)} where ${allowed})`;
@@ -168,7 +183,9 @@ function attributesJson(ctx: Ctx, model: Model, only: Set<string> | undefined): 
   const extra = computed.map(([wire, key]) => sql`${select.get(key)!(model.columns)} as ${ident(wire)}`);
   const object = (list: string) => {
     const items = [...(list === '' ? [] : [sql.raw(list)]), ...extra];
-    return items.length === 0 ? sql`'{}'` : sql`(select row_to_json(a)::text from (select ${sql.join(items, sql`, `)}) a)`;
+    return items.length === 0
+      ? sql`'{}'`
+      : sql`(select row_to_json(a)::text from (select ${sql.join(items, sql`, `)}) a)`;
   };
   if (open === all) return object(open);
   // Private attributes only where the policy's `seesPrivate` holds for this caller and row.
@@ -181,7 +198,9 @@ const name = (text: string) => JSON.stringify(text).replace(/%/g, '%%');
 /** The id of the row in scope, as `format()` inserts it into JSON strings (escaped for text ids). */
 function idArgument(model: Model): SQL {
   const ref = sql.raw(`${quoted(tableName(model.table))}.${quoted(model.id.name)}`);
-  return isIntegerId(model) ? ref : sql`substr(to_json(${ref}::text)::text, 2, length(to_json(${ref}::text)::text) - 2)`;
+  return isIntegerId(model)
+    ? ref
+    : sql`substr(to_json(${ref}::text)::text, 2, length(to_json(${ref}::text)::text) - 2)`;
 }
 
 /**
@@ -194,17 +213,23 @@ function resourceJson(st: Statement, model: Model, rendering: Rendering): SQL {
   const only = rendering.fields.get(model.type);
   const wanted = (name: string) => !only || only.has(name);
   const args: SQL[] = [idArgument(model), attributesJson(ctx, model, only)];
-  const path = `${API_PREFIX}/${model.spec.path}/`.replace(/%/g, '%%') + '%1$s';
+  const path = `${`${API_PREFIX}/${model.spec.path}/`.replace(/%/g, '%%')}%1$s`;
   const members: string[] = [];
   const loaded = rendering.loaded.get(model.type);
   for (const [relationship, rel] of model.relationships) {
     if (!wanted(relationship)) continue;
     const relName = name(relationship);
     const link = model.links.find((l) => l.name === relationship);
-    const data = link ? toOneColumnLinkage(st, link) : loaded?.has(relationship) ? linkageJson(st, model.columns, rel) : undefined;
+    const data = link
+      ? toOneColumnLinkage(st, link)
+      : loaded?.has(relationship)
+        ? linkageJson(st, model.columns, rel)
+        : undefined;
     const segment = relName.slice(1, -1);
     if (data) args.push(concat(data));
-    members.push(`${relName}:{"links":{"self":"${path}/relationships/${segment}","related":"${path}/${segment}"}${data ? `,"data":%${args.length}$s` : ''}}`);
+    members.push(
+      `${relName}:{"links":{"self":"${path}/relationships/${segment}","related":"${path}/${segment}"}${data ? `,"data":%${args.length}$s` : ''}}`,
+    );
   }
   const text = `{"type":${name(model.type)},"id":"%1$s","attributes":%2$s,"relationships":{${members.join(',')}},"links":{"self":"${path}"}}`;
   return sql`format(${literal(text)}, ${sql.join(args, sql`, `)})`;
@@ -217,13 +242,17 @@ function resourceJson(st: Statement, model: Model, rendering: Rendering): SQL {
  */
 function relatedTo(ctx: Ctx, model: Model, rel: RelationshipSpec, target: Model, parent: string, single = false): SQL {
   const of = (column: string) => sql`(select ${ident(column)} from ${ident(parent)})`;
-  const match = (left: SQL | PgColumn, column: string) => (single ? sql`${left} = ${of(column)}` : sql`${left} in ${of(column)}`);
+  const match = (left: SQL | PgColumn, column: string) =>
+    single ? sql`${left} = ${of(column)}` : sql`${left} in ${of(column)}`;
   const only = rel.where?.(ctx, target.columns);
   if (rel.kind === 'toOne' && rel.column) return and(match(target.id, model.columns[rel.column]!.name), only)!;
   if (rel.foreignKey) return and(match(target.columns[rel.foreignKey]!, model.id.name), only)!;
   const through = (rel as ToManySpec).through!;
   const { cols, fixed } = joinOf(through);
-  return and(sql`${target.id} in (select ${cols[through.to]!} from ${through.table} where ${and(match(cols[through.from]!, model.id.name), fixed)})`, only)!;
+  return and(
+    sql`${target.id} in (select ${cols[through.to]!} from ${through.table} where ${and(match(cols[through.from]!, model.id.name), fixed)})`,
+    only,
+  )!;
 }
 
 /** The table expressions of a statement, in order, and the row sets of each type its `include` reads. */
@@ -286,9 +315,15 @@ class Statement {
       );
       const idName = ident(target.id.name);
       // A path's rows are distinct; a type several paths reach keeps each record at its first path.
-      const deduplicated = sources.length === 1 ? sql`(${union})` : sql`(select distinct on (${idName}) * from (${union}) u order by ${idName}, "__pi")`;
-      const notPrimary = target === model ? sql` where ${target.id} not in (select ${idName} from ${ident(primary)})` : sql``;
-      const number = isIntegerId(target) ? sql`${target.id}::bigint, null::text` : sql`null::bigint, ${target.id}::text`;
+      const deduplicated =
+        sources.length === 1
+          ? sql`(${union})`
+          : sql`(select distinct on (${idName}) * from (${union}) u order by ${idName}, "__pi")`;
+      const notPrimary =
+        target === model ? sql` where ${target.id} not in (select ${idName} from ${ident(primary)})` : sql``;
+      const number = isIntegerId(target)
+        ? sql`${target.id}::bigint, null::text`
+        : sql`null::bigint, ${target.id}::text`;
       return sql`select "__pi", ${number}, ${resourceJson(this, target, rendering)} from ${deduplicated} as ${ident(tableName(target.table))}${notPrimary}`;
     });
     if (parts.length === 0) return sql`'[]'`;
@@ -317,7 +352,9 @@ class Statement {
 
 interface DbInternals {
   dialect: { sqlToQuery(sql: SQL): { sql: string; params: unknown[] } };
-  session: { client: { unsafe(query: string, params: never[]): Pending<unknown[]> & { values(): Pending<unknown[][]> } } };
+  session: {
+    client: { unsafe(query: string, params: never[]): Pending<unknown[]> & { values(): Pending<unknown[][]> } };
+  };
 }
 
 /** A postgres.js query: `execute()` queues it on its connection now, before any later statement. */
@@ -342,7 +379,9 @@ export function renderedOnce(build: (db: Db) => { toSQL(): { sql: string; params
   let rendered: { sql: string; params: unknown[] } | undefined;
   return (db: Db, values: Record<string, unknown>): Promise<unknown[][]> => {
     rendered ??= build(db).toSQL();
-    return (db as unknown as DbInternals).session.client.unsafe(rendered.sql, fillPlaceholders(rendered.params, values) as never[]).values();
+    return (db as unknown as DbInternals).session.client
+      .unsafe(rendered.sql, fillPlaceholders(rendered.params, values) as never[])
+      .values();
   };
 }
 
@@ -390,8 +429,10 @@ async function execute(
   const { request } = ctx;
   const { write } = options;
   const db = ctx.db as unknown as DbInternals;
-  const reusable = request !== undefined && (write !== undefined || options.key !== undefined || request.method === 'GET' || request.method === 'HEAD');
-  const cache = reusable ? compiledReads.get(registry) ?? { entries: new Map(), chars: 0 } : undefined;
+  const reusable =
+    request !== undefined &&
+    (write !== undefined || options.key !== undefined || request.method === 'GET' || request.method === 'HEAD');
+  const cache = reusable ? (compiledReads.get(registry) ?? { entries: new Map(), chars: 0 }) : undefined;
   const named = options.key ?? `${write ? `${request!.method} ` : ''}${request?.url}`;
   const key = reusable ? `${site} ${callerKey(ctx.caller)} ${named}` : '';
   let compiled = cache?.entries.get(key);
@@ -417,18 +458,30 @@ async function execute(
     const own = db.dialect.sqlToQuery(write);
     const offset = compiled.params.length;
     // `$n` outside the write's string literals are its parameters.
-    const text = own.sql.replace(/'(?:[^']|'')*'|\$(\d+)/g, (match, n?: string) => (n ? `$${Number(n) + offset}` : match));
-    return (await db.session.client.unsafe(compiled.text.replace(WRITTEN, () => text), [...compiled.params, ...own.params] as never[]).execute()) as Record<string, unknown>[];
+    const text = own.sql.replace(/'(?:[^']|'')*'|\$(\d+)/g, (match, n?: string) =>
+      n ? `$${Number(n) + offset}` : match,
+    );
+    return (await db.session.client
+      .unsafe(
+        compiled.text.replace(WRITTEN, () => text),
+        [...compiled.params, ...own.params] as never[],
+      )
+      .execute()) as Record<string, unknown>[];
   }
   if (request?.method === 'GET') request.server.readCache?.depends(request, compiled.tables);
-  return (await db.session.client.unsafe(compiled.text, compiled.params as never[]).execute()) as Record<string, unknown>[];
+  return (await db.session.client.unsafe(compiled.text, compiled.params as never[]).execute()) as Record<
+    string,
+    unknown
+  >[];
 }
 
 const tableName = (table: PgTable) => (table as unknown as Record<symbol, string>)[Symbol.for('drizzle:Name')]!;
 
 /** Every table and view name of the schema, quoted as statements name them. */
 const knownTables = (() => {
-  const names = Object.values(schema).flatMap((v) => (is(v, PgTable) ? [getTableName(v)] : is(v, PgView) ? [getViewConfig(v).name] : []));
+  const names = Object.values(schema).flatMap((v) =>
+    is(v, PgTable) ? [getTableName(v)] : is(v, PgView) ? [getViewConfig(v).name] : [],
+  );
   const list = [...new Set(names)].sort((a, b) => b.length - a.length);
   return new RegExp(`"(${list.join('|')})"`, 'g');
 })();
@@ -446,7 +499,8 @@ function tablesOf(code: string): Set<string> {
  * quoted occurrence but a column's qualifier (`"t"."c"`, `"t".*`) and an alias's name (`as "t"`).
  * Counting more than it reads only ever scopes less.
  */
-const tableReferences = (code: string, table: string) => code.match(new RegExp(`(?<!\\bas )"${table}"(?!\\.)`, 'g'))?.length ?? 0;
+const tableReferences = (code: string, table: string) =>
+  code.match(new RegExp(`(?<!\\bas )"${table}"(?!\\.)`, 'g'))?.length ?? 0;
 
 /** What a read renders for `query`: its fieldsets and, per type, the relationships an include path loads below it. */
 function renderingOf(registry: Registry, model: Model, query: DocumentQuery): Rendering {
@@ -500,7 +554,9 @@ const idRow = (row: Row): Row =>
   new Proxy(row, {
     get(target, key, receiver) {
       if (typeof key === 'string' && !(key in target) && key !== 'then' && key !== 'toJSON')
-        throw new Error(`only the id of this row was read, not "${key}": declare the row parameter of the policy's read`);
+        throw new Error(
+          `only the id of this row was read, not "${key}": declare the row parameter of the policy's read`,
+        );
       return Reflect.get(target, key, receiver) as unknown;
     },
   });
@@ -565,11 +621,19 @@ export async function readList(
   const parentRow = parentModel && rowFor(parentModel, options.rel);
   const rows = await execute(ctx, registry, `list ${model.type} ${parentModel?.type ?? ''}`, (statement) => {
     const parentSource = options.parent ? addParent(statement, ctx, options.parent) : undefined;
-    const related = parentSource ? relatedTo(ctx, options.parent!.model, options.rel!, model, parentSource, true) : undefined;
+    const related = parentSource
+      ? relatedTo(ctx, options.parent!.model, options.rel!, model, parentSource, true)
+      : undefined;
     // An event's records by their event id (named by id: an identifier names no number): the page and
     // the count read the table's rows of that event alone, the `related` condition's.
-    const eventId = options.parent && /^\d{1,15}$/.test(options.parent.rawId) ? Number(options.parent.rawId) : undefined;
-    if (eventId !== undefined && tableName(options.parent!.model.table) === 'events' && options.rel?.foreignKey && model.columns[options.rel.foreignKey]?.name === 'event_id') {
+    const eventId =
+      options.parent && /^\d{1,15}$/.test(options.parent.rawId) ? Number(options.parent.rawId) : undefined;
+    if (
+      eventId !== undefined &&
+      tableName(options.parent!.model.table) === 'events' &&
+      options.rel?.foreignKey &&
+      model.columns[options.rel.foreignKey]?.name === 'event_id'
+    ) {
       statement.eventScopes.push({ table: tableName(model.table), eventId, references: 2 });
     }
     const where = visible(ctx, model, options.base, related, options.filter) ?? sql`true`;
@@ -580,7 +644,9 @@ export async function readList(
     const included = query.include.size > 0 ? statement.included(model, primary, query.include, rendering) : sql`null`;
     const count = sql`(select count(*)::int from ${model.table} where ${where})`;
     const members = sql`${data} as "data", ${included} as "included", ${count} as "count"`;
-    return parentModel ? sql`select ${rowColumns(parentRow!)}, ${members} from ${Statement.from(parentSource!, parentModel)}` : sql`select ${members}`;
+    return parentModel
+      ? sql`select ${rowColumns(parentRow!)}, ${members} from ${Statement.from(parentSource!, parentModel)}`
+      : sql`select ${members}`;
   });
   const row = rows[0];
   if (!row) throw notFound();
@@ -612,35 +678,56 @@ export async function readRecord(
   registry: Registry,
   model: Model,
   query: DocumentQuery,
-  named: { rawId: string } | { id: unknown } | { write: SQL; idOnly?: boolean } | { parent: Parent; rel: RelationshipSpec },
+  named:
+    | { rawId: string }
+    | { id: unknown }
+    | { write: SQL; idOnly?: boolean }
+    | { parent: Parent; rel: RelationshipSpec },
 ): Promise<RecordResult | undefined> {
   const parentModel = 'parent' in named ? named.parent.model : undefined;
   const parentRow = parentModel && rowFor(parentModel, (named as { rel: RelationshipSpec }).rel);
   // A write's own record: its whole row (its id where the write needs no more); the record a related
   // path names: its id (nothing checks it).
-  const recordRow = 'rawId' in named ? rowFor(model) : parentModel || ('write' in named && named.idOnly) ? idOnly(model) : model.selection;
+  const recordRow =
+    'rawId' in named
+      ? rowFor(model)
+      : parentModel || ('write' in named && named.idOnly)
+        ? idOnly(model)
+        : model.selection;
   const write = 'write' in named ? named.write : undefined;
   const site = `record ${model.type} ${parentModel?.type ?? ''}${'write' in named && named.idOnly ? ' id' : ''}`;
-  const [raw] = await execute(ctx, registry, site, (statement) => {
-    const select = (where: SQL | undefined) => statement.add(sql`select ${model.table}.* from ${model.table} where ${where} order by ${model.id} limit 1`);
-    let primary: string;
-    let parentSource: string | undefined;
-    if ('rawId' in named) primary = select(namedRow(ctx, model, named.rawId));
-    else if ('id' in named) primary = select(eq(model.id, named.id));
-    else if ('write' in named) primary = statement.add(sql`${sql.raw(WRITTEN)} returning *`);
-    else {
-      parentSource = addParent(statement, ctx, named.parent);
-      primary = select(visible(ctx, model, relatedTo(ctx, named.parent.model, named.rel, model, parentSource, true)));
-    }
-    if (!('write' in named) && !parentModel) statement.anchors.set(model, primary);
-    const rendering = renderingOf(registry, model, query);
-    const included = query.include.size > 0 ? statement.included(model, primary, query.include, rendering) : sql`null`;
-    const record = sql`${rowColumns(recordRow)}, ${resourceJson(statement, model, rendering)} as "__data", ${included} as "__included"`;
-    if (!parentModel) return sql`select ${record} from ${Statement.from(primary, model)}`;
-    // The parent's row always (or 404); the related record's members only when there is one.
-    return sql`select ${rowColumns(parentRow!, PARENT)}, r.* from ${Statement.from(parentSource!, parentModel)} left join (select ${record} from ${Statement.from(primary, model)}) r on true`;
-  }, { write });
-  const result = (): RecordResult => ({ row: mapRow(recordRow, raw!), data: raw!.__data as string, ...(raw!.__included !== null ? { included: raw!.__included as string } : {}) });
+  const [raw] = await execute(
+    ctx,
+    registry,
+    site,
+    (statement) => {
+      const select = (where: SQL | undefined) =>
+        statement.add(sql`select ${model.table}.* from ${model.table} where ${where} order by ${model.id} limit 1`);
+      let primary: string;
+      let parentSource: string | undefined;
+      if ('rawId' in named) primary = select(namedRow(ctx, model, named.rawId));
+      else if ('id' in named) primary = select(eq(model.id, named.id));
+      else if ('write' in named) primary = statement.add(sql`${sql.raw(WRITTEN)} returning *`);
+      else {
+        parentSource = addParent(statement, ctx, named.parent);
+        primary = select(visible(ctx, model, relatedTo(ctx, named.parent.model, named.rel, model, parentSource, true)));
+      }
+      if (!('write' in named) && !parentModel) statement.anchors.set(model, primary);
+      const rendering = renderingOf(registry, model, query);
+      const included =
+        query.include.size > 0 ? statement.included(model, primary, query.include, rendering) : sql`null`;
+      const record = sql`${rowColumns(recordRow)}, ${resourceJson(statement, model, rendering)} as "__data", ${included} as "__included"`;
+      if (!parentModel) return sql`select ${record} from ${Statement.from(primary, model)}`;
+      // The parent's row always (or 404); the related record's members only when there is one.
+      return sql`select ${rowColumns(parentRow!, PARENT)}, r.* from ${Statement.from(parentSource!, parentModel)} left join (select ${record} from ${Statement.from(primary, model)}) r on true`;
+    },
+    { write },
+  );
+  const result = (): RecordResult => ({
+    row: mapRow(recordRow, raw!),
+    data: raw!.__data as string,
+    ...(raw!.__included !== null ? { included: raw!.__included as string } : {}),
+  });
   if (!parentModel) return raw && result();
   if (!raw) throw notFound();
   const parent = mapRow(parentRow!, raw, PARENT);
@@ -657,7 +744,8 @@ export async function lockRow(ctx: Ctx, registry: Registry, model: Model, rawId:
     ctx,
     registry,
     `lock ${model.type}`,
-    () => sql`select ${rowColumns(model.selection)} from ${model.table} where ${namedRow(ctx, model, rawId)} limit 1 for update of ${model.table}`,
+    () =>
+      sql`select ${rowColumns(model.selection)} from ${model.table} where ${namedRow(ctx, model, rawId)} limit 1 for update of ${model.table}`,
     { key: rawId },
   );
   if (!raw) throw notFound();
@@ -665,12 +753,17 @@ export async function lockRow(ctx: Ctx, registry: Registry, model: Model, rawId:
 }
 
 /** The linkage of the record named by `rawId` through `rel` (records the caller may name), with the record's row. */
-export async function readLinkage(ctx: Ctx, registry: Registry, model: Model, rel: RelationshipSpec, named: { rawId: string } | { id: unknown }) {
+export async function readLinkage(
+  ctx: Ctx,
+  registry: Registry,
+  model: Model,
+  rel: RelationshipSpec,
+  named: { rawId: string } | { id: unknown },
+) {
   // A write's linkage answer needs only the linkage.
   const row = 'rawId' in named ? rowFor(model, rel) : idOnly(model);
   const [raw] = await execute(ctx, registry, `linkage ${model.type} ${rel.type}`, (statement) => {
-    const where =
-      'rawId' in named ? namedRow(ctx, model, named.rawId) : eq(model.id, named.id);
+    const where = 'rawId' in named ? namedRow(ctx, model, named.rawId) : eq(model.id, named.id);
     const primary = statement.add(sql`select ${model.table}.* from ${model.table} where ${where} limit 1`);
     const data = concat(linkageJson(statement, model.columns, rel, true));
     return sql`select ${rowColumns(row)}, ${data} as "__data" from ${Statement.from(primary, model)}`;

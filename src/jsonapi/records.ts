@@ -73,7 +73,11 @@ export const namedRow = (ctx: Ctx, model: Model, rawId: string): SQL | undefined
  * `existsFor`). Other visibility rules are the policy's `read`. A write locks it instead (`lockRow`).
  */
 export async function findRow(ctx: Ctx, model: Model, rawId: string): Promise<Row> {
-  const [row] = await ctx.db.select(model.selection).from(model.table).where(namedRow(ctx, model, rawId)).limit(1);
+  const [row] = await ctx.db
+    .select(model.selection)
+    .from(model.table)
+    .where(namedRow(ctx, model, rawId))
+    .limit(1);
   if (!row) throw notFound();
   return row as Row;
 }

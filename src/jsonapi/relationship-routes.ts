@@ -85,7 +85,11 @@ function linkageRoutes(kit: RouteKit, name: string, rel: RelationshipSpec) {
     change('replace'),
   );
   if (rel.kind === 'toMany') {
-    app.post(path, writeOptions('Add to', `add${opName}`, `Adds the given ${name}; ones already linked stay.`), change('add'));
+    app.post(
+      path,
+      writeOptions('Add to', `add${opName}`, `Adds the given ${name}; ones already linked stay.`),
+      change('add'),
+    );
     app.delete(path, writeOptions('Remove from', `remove${opName}`, `Removes the given ${name}.`), change('remove'));
   }
 }
@@ -98,7 +102,8 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
   const path = `${API_PREFIX}/${spec.path}/:id/${name}`;
   const operationId = `get${spec.name}${pascal(name)}`;
   /** A bad query answers 400 only after the record the path names passed its checks. */
-  const checksFirst = (ctx: Ctx, request: FastifyRequest) => async () => parentChecks(kit, ctx, rel, await findRow(ctx, model, idOf(request)));
+  const checksFirst = (ctx: Ctx, request: FastifyRequest) => async () =>
+    parentChecks(kit, ctx, rel, await findRow(ctx, model, idOf(request)));
 
   if (rel.kind === 'toOne') {
     app.get(
@@ -119,11 +124,18 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
       }),
       async (request) => {
         const ctx = kit.ctx(request);
-        const query = await parsed(() => parseDocumentQuery(registry, target, request.query as RawQuery), checksFirst(ctx, request));
-        const found = (await readRecord(ctx, registry, target, query, { parent: { model, rawId: idOf(request) }, rel }))!;
+        const query = await parsed(
+          () => parseDocumentQuery(registry, target, request.query as RawQuery),
+          checksFirst(ctx, request),
+        );
+        const found = (await readRecord(ctx, registry, target, query, {
+          parent: { model, rawId: idOf(request) },
+          rel,
+        }))!;
         await parentChecks(kit, ctx, rel, found.parent!);
         const self = `${selfLink(model, found.parent!.id)}/${name}`;
-        if (found.data === undefined) return recordDocument({ data: 'null', ...(query.include.size > 0 ? { included: '[]' } : {}) }, self);
+        if (found.data === undefined)
+          return recordDocument({ data: 'null', ...(query.include.size > 0 ? { included: '[]' } : {}) }, self);
         return recordDocument(found, self);
       },
     );
@@ -144,11 +156,18 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
     async (request) => {
       const ctx = kit.ctx(request);
       const raw = request.query as RawQuery;
-      const { query, filter } = await parsed(() => listQueryOf(kit, ctx, target, raw), async () => {
-        await checksFirst(ctx, request)();
-        target.spec.policy.list(ctx);
+      const { query, filter } = await parsed(
+        () => listQueryOf(kit, ctx, target, raw),
+        async () => {
+          await checksFirst(ctx, request)();
+          target.spec.policy.list(ctx);
+        },
+      );
+      const found = await readList(ctx, registry, target, query, {
+        filter,
+        parent: { model, rawId: idOf(request) },
+        rel,
       });
-      const found = await readList(ctx, registry, target, query, { filter, parent: { model, rawId: idOf(request) }, rel });
       await parentChecks(kit, ctx, rel, found.parent!);
       target.spec.policy.list(ctx);
       return listDocument(found, query, `${selfLink(model, found.parent!.id)}/${name}`, raw);
@@ -187,7 +206,10 @@ function relatedCreateRoute(kit: RouteKit, name: string, rel: ToManySpec) {
         const named = input.relationships[inverse];
         if (back.kind === 'toMany') input.relationships[inverse] = [...new Set([...((named as string[]) ?? []), id])];
         else if (named !== undefined && named !== id)
-          throw conflict(`The ${inverse} in the document is not the ${spec.type} of the URL`, `/data/relationships/${inverse}`);
+          throw conflict(
+            `The ${inverse} in the document is not the ${spec.type} of the URL`,
+            `/data/relationships/${inverse}`,
+          );
         else input.relationships[inverse] = id;
         if (rel.within && input.relationships[rel.within] === undefined) {
           const owner = parent[(spec.relationships![rel.within] as ToOneSpec).column!];

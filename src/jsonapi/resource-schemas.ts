@@ -26,7 +26,8 @@ export const suppliedByPath = (rel: ToManySpec): string[] =>
   rel.inverse ? [rel.inverse, ...(rel.within ? [rel.within] : [])] : [];
 
 /** Component id of the body of POST on a to-many related path (`/events/{id}/speakers`). */
-export const relatedCreateId = (target: Model, parent: Model) => `${target.spec.name}CreateRequestVia${parent.spec.name}`;
+export const relatedCreateId = (target: Model, parent: Model) =>
+  `${target.spec.name}CreateRequestVia${parent.spec.name}`;
 
 /** Component ids of one resource, named after it so the OpenAPI document reads naturally. */
 export const componentIds = (model: Model) => {
@@ -60,12 +61,17 @@ function reachable(registry: Registry, model: Model): string[] {
 
 /** What the document says of a read-only member in a request (see dropReadOnly); `empty`: what a create may send. */
 const readOnlyNote = (description: string | undefined, empty = 'null') =>
-  [description, `Read-only: a request may send it back as read (on create: ${empty}), and it is then ignored; any other value is refused (422).`]
+  [
+    description,
+    `Read-only: a request may send it back as read (on create: ${empty}), and it is then ignored; any other value is refused (422).`,
+  ]
     .filter(Boolean)
     .join('. ');
 
 const admitsNull = (schema: TSchema): boolean =>
-  schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null')) || (schema.anyOf ?? []).some(admitsNull);
+  schema.type === 'null' ||
+  (Array.isArray(schema.type) && schema.type.includes('null')) ||
+  (schema.anyOf ?? []).some(admitsNull);
 
 /** A read-only attribute in a request: its type, or null (what a create sends back), marked readOnly. */
 function sentBack(schema: TSchema): TSchema {
@@ -107,7 +113,10 @@ function requestRelationships(model: Model, create: boolean, optional: string[] 
   for (const [name, rel] of model.relationships) {
     if (!isWritable(rel)) {
       const description = readOnlyNote(rel.description, rel.kind === 'toOne' ? 'null' : 'an empty list');
-      const member = Type.Object({ data: linkageSchema(rel) }, { additionalProperties: false, readOnly: true, description });
+      const member = Type.Object(
+        { data: linkageSchema(rel) },
+        { additionalProperties: false, readOnly: true, description },
+      );
       props[name] = Type.Optional(member);
       continue;
     }
@@ -178,7 +187,12 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
       { $id: ids.resource, description: spec.description },
     ),
     Type.Object(
-      { data: ref(ids.resource), ...included, links: Type.Optional(ref('ResourceLinks')), jsonapi: ref('JsonApiVersion') },
+      {
+        data: ref(ids.resource),
+        ...included,
+        links: Type.Optional(ref('ResourceLinks')),
+        jsonapi: ref('JsonApiVersion'),
+      },
       { $id: ids.document },
     ),
     Type.Object(
@@ -220,7 +234,10 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
     );
     if (isWritable(rel)) {
       schemas.push(
-        Type.Object({ data: writeLinkageSchema(rel) }, { $id: ids.relationshipRequest(name), additionalProperties: false }),
+        Type.Object(
+          { data: writeLinkageSchema(rel) },
+          { $id: ids.relationshipRequest(name), additionalProperties: false },
+        ),
       );
     }
   }

@@ -152,13 +152,17 @@ function registerViewRoutes(kit: RouteKit) {
       success: { 200: Type.Ref(componentIds(model).list, { description: `A page of ${name} ${spec.path}` }) },
       errors: [400, 401, 403, 406],
     });
-    app.get(path, view.volatile ? { ...options, config: { ...options.config, cache: false } } : options, async (request: FastifyRequest) => {
-      const ctx = kit.ctx(request);
-      spec.policy.list(ctx);
-      const raw = request.query as RawQuery;
-      const { query, filter } = listQueryOf(kit, ctx, model, { ...raw, sort: raw.sort ?? view.sort });
-      const found = await readList(ctx, registry, model, query, { base: view.where(ctx, model.columns), filter });
-      return listDocument(found, query, path, raw);
-    });
+    app.get(
+      path,
+      view.volatile ? { ...options, config: { ...options.config, cache: false } } : options,
+      async (request: FastifyRequest) => {
+        const ctx = kit.ctx(request);
+        spec.policy.list(ctx);
+        const raw = request.query as RawQuery;
+        const { query, filter } = listQueryOf(kit, ctx, model, { ...raw, sort: raw.sort ?? view.sort });
+        const found = await readList(ctx, registry, model, query, { base: view.where(ctx, model.columns), filter });
+        return listDocument(found, query, path, raw);
+      },
+    );
   }
 }

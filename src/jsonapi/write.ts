@@ -29,14 +29,21 @@ export async function attributeValues(model: Model, attributes: Record<string, u
     if (hasNul(value)) throw unprocessable('Text must not contain NUL characters', `/data/attributes/${wire}`);
     const attr = model.spec.attributes[wire]!;
     if (attr.write) Object.assign(values, await attr.write(value));
-    else if (typeof value === 'string' && valueKind(attr.schema) === 'date-time') values[attr.column!] = dateValue(wire, value);
+    else if (typeof value === 'string' && valueKind(attr.schema) === 'date-time')
+      values[attr.column!] = dateValue(wire, value);
     else values[attr.column!] = value;
   }
   return values;
 }
 
 /** The value a record has, or is about to have, for its to-one relationship `name`. */
-function ownerValue(registry: Registry, model: Model, name: string, relationships: WriteInput['relationships'], current?: Row) {
+function ownerValue(
+  registry: Registry,
+  model: Model,
+  name: string,
+  relationships: WriteInput['relationships'],
+  current?: Row,
+) {
   const rel = model.relationships.get(name)!;
   const named = relationships[name];
   if (typeof named === 'string') return parseId(registry.get(rel.type), named);
@@ -79,7 +86,9 @@ export async function checkRelated(
       .where(linkable(ctx, target, anyOf(target.id, parsed)))) as { id: unknown; owner?: unknown }[];
     if (found.length !== parsed.length) {
       const have = new Set(found.map((f) => String(f.id)));
-      throw notFound(`Related ${target.type} "${wanted.find((id) => !have.has(String(parseId(target, id))))}" not found`);
+      throw notFound(
+        `Related ${target.type} "${wanted.find((id) => !have.has(String(parseId(target, id))))}" not found`,
+      );
     }
     if (rel.within) {
       const owner = ownerValue(registry, model, rel.within, relationships, current);
@@ -104,15 +113,27 @@ export function guardImmutable(registry: Registry, model: Model, row: Row, relat
 }
 
 /** Puts the to-one foreign keys named in `relationships` into the column values. */
-export function foreignKeyValues(registry: Registry, model: Model, relationships: WriteInput['relationships'], values: Record<string, unknown>) {
+export function foreignKeyValues(
+  registry: Registry,
+  model: Model,
+  relationships: WriteInput['relationships'],
+  values: Record<string, unknown>,
+) {
   for (const [name, ids] of Object.entries(relationships)) {
     const rel = model.relationships.get(name)!;
-    if (rel.kind === 'toOne') values[rel.column!] = ids === null ? null : parseId(registry.get(rel.type), ids as string);
+    if (rel.kind === 'toOne')
+      values[rel.column!] = ids === null ? null : parseId(registry.get(rel.type), ids as string);
   }
 }
 
 /** Replaces the join rows of every to-many relationship named in `relationships`. */
-export async function replaceToMany(ctx: Ctx, registry: Registry, model: Model, id: unknown, relationships: WriteInput['relationships']) {
+export async function replaceToMany(
+  ctx: Ctx,
+  registry: Registry,
+  model: Model,
+  id: unknown,
+  relationships: WriteInput['relationships'],
+) {
   for (const [name, ids] of Object.entries(relationships)) {
     if (Array.isArray(ids)) await changeLinks(ctx, registry, model, name, id, ids, 'replace');
   }
@@ -139,7 +160,8 @@ export async function changeLinks(
   const targetIds = [...new Set(ids.map((i) => parseId(target, i)))];
   if (mode === 'replace') await ctx.db.delete(table).where(and(eq(cols[from]!, id), fixed));
   if (mode === 'remove') {
-    if (targetIds.length > 0) await ctx.db.delete(table).where(and(eq(cols[from]!, id), fixed, inArray(cols[to]!, targetIds)));
+    if (targetIds.length > 0)
+      await ctx.db.delete(table).where(and(eq(cols[from]!, id), fixed, inArray(cols[to]!, targetIds)));
     return;
   }
   if (targetIds.length === 0) return;
@@ -150,20 +172,38 @@ export async function changeLinks(
 }
 
 /** changeLinks for a settable one-to-many: the targets' foreign key is the link. */
-async function changeForeignKeys(registry: Registry, ctx: Ctx, rel: ToManySpec, id: unknown, ids: string[], mode: 'add' | 'remove' | 'replace') {
+async function changeForeignKeys(
+  registry: Registry,
+  ctx: Ctx,
+  rel: ToManySpec,
+  id: unknown,
+  ids: string[],
+  mode: 'add' | 'remove' | 'replace',
+) {
   const target = registry.get(rel.type);
   const fk = target.columns[rel.foreignKey!]!;
   const targetIds = [...new Set(ids.map((i) => parseId(target, i)))];
   const table = target.table;
   if (mode === 'remove') {
-    if (targetIds.length > 0) await ctx.db.update(table).set({ [rel.foreignKey!]: null }).where(and(eq(fk, id), inArray(target.id, targetIds)));
+    if (targetIds.length > 0)
+      await ctx.db
+        .update(table)
+        .set({ [rel.foreignKey!]: null })
+        .where(and(eq(fk, id), inArray(target.id, targetIds)));
     return;
   }
   if (mode === 'replace') {
     const others = targetIds.length > 0 ? sql`not (${anyOf(target.id, targetIds)})` : undefined;
-    await ctx.db.update(table).set({ [rel.foreignKey!]: null }).where(and(eq(fk, id), others));
+    await ctx.db
+      .update(table)
+      .set({ [rel.foreignKey!]: null })
+      .where(and(eq(fk, id), others));
   }
-  if (targetIds.length > 0) await ctx.db.update(table).set({ [rel.foreignKey!]: id }).where(anyOf(target.id, targetIds));
+  if (targetIds.length > 0)
+    await ctx.db
+      .update(table)
+      .set({ [rel.foreignKey!]: id })
+      .where(anyOf(target.id, targetIds));
 }
 
 /**
@@ -249,7 +289,12 @@ const NOTHING_INCLUDED = { include: new Map(), fields: new Map() };
  * answers with the new record as a read returns it (the insert and its document are one statement).
  * `prepare` turns the request into the write input inside the transaction (it may read and refuse).
  */
-export function createRecord(w: Writer, model: Model, request: FastifyRequest, prepare: (ctx: Ctx) => WriteInput | Promise<WriteInput>): Promise<RecordResult> {
+export function createRecord(
+  w: Writer,
+  model: Model,
+  request: FastifyRequest,
+  prepare: (ctx: Ctx) => WriteInput | Promise<WriteInput>,
+): Promise<RecordResult> {
   const { registry } = w;
   const { spec } = model;
   return transaction(w, model, request, async (ctx, tx) => {
@@ -260,7 +305,9 @@ export function createRecord(w: Writer, model: Model, request: FastifyRequest, p
     const values = await attributeValues(model, input.attributes);
     foreignKeyValues(registry, model, input.relationships, values);
     await spec.hooks?.beforeCreate?.(ctx, values, input);
-    const answer = readRecord(ctx, registry, model, NOTHING_INCLUDED, { write: tx.insert(model.table).values(values).getSQL() }).then((r) => r!);
+    const answer = readRecord(ctx, registry, model, NOTHING_INCLUDED, {
+      write: tx.insert(model.table).values(values).getSQL(),
+    }).then((r) => r!);
     if (!replacesToMany(input) && !spec.hooks?.afterCreate) return new LastStatement(answer);
     const created = await answer;
     await replaceToMany(ctx, registry, model, created.row.id, input.relationships);
@@ -283,13 +330,21 @@ async function lockedRecord(ctx: Ctx, registry: Registry, model: Model, rawId: s
 }
 
 /** Changes the attributes and relationships a document names; answers with the record as a read returns it. */
-export function updateRecord(w: Writer, model: Model, request: FastifyRequest, rawId: string, documentId: string | undefined, input: WriteInput): Promise<RecordResult> {
+export function updateRecord(
+  w: Writer,
+  model: Model,
+  request: FastifyRequest,
+  rawId: string,
+  documentId: string | undefined,
+  input: WriteInput,
+): Promise<RecordResult> {
   const { registry } = w;
   const { spec } = model;
   return transaction(w, model, request, async (ctx, tx) => {
     const current = await lockedRecord(ctx, registry, model, rawId, input);
     const { row } = current;
-    if (documentId !== String(row.id) && documentId !== rawId) throw conflict('The id in the document does not match the URL', '/data/id');
+    if (documentId !== String(row.id) && documentId !== rawId)
+      throw conflict('The id in the document does not match the URL', '/data/id');
     await dropReadOnly(ctx, registry, model, input, current);
     await spec.policy.update({ ...ctx, unwritten: true }, row, input);
     guardImmutable(registry, model, row, input.relationships);
@@ -297,9 +352,18 @@ export function updateRecord(w: Writer, model: Model, request: FastifyRequest, r
     const values = await attributeValues(model, input.attributes);
     foreignKeyValues(registry, model, input.relationships, values);
     await spec.hooks?.beforeUpdate?.(ctx, row, values, input);
-    const write = Object.keys(values).length > 0 ? tx.update(model.table).set(values).where(eq(model.id, row.id)).getSQL() : undefined;
+    const write =
+      Object.keys(values).length > 0
+        ? tx.update(model.table).set(values).where(eq(model.id, row.id)).getSQL()
+        : undefined;
     // The answer's row: its id is all the route reads.
-    const answer = readRecord(ctx, registry, model, NOTHING_INCLUDED, write ? { write, idOnly: true } : { id: row.id }).then((r) => r!);
+    const answer = readRecord(
+      ctx,
+      registry,
+      model,
+      NOTHING_INCLUDED,
+      write ? { write, idOnly: true } : { id: row.id },
+    ).then((r) => r!);
     if (!replacesToMany(input)) return new LastStatement(answer);
     const updated = await answer;
     await replaceToMany(ctx, registry, model, row.id, input.relationships);
@@ -319,7 +383,10 @@ export function deleteRecord(w: Writer, model: Model, request: FastifyRequest, r
       await spec.policy.delete({ ...ctx, unwritten: true }, row);
       await spec.hooks?.beforeDelete?.(ctx, row);
       const write = spec.softDelete
-        ? tx.update(model.table).set({ [spec.softDelete]: new Date() }).where(eq(model.id, row.id))
+        ? tx
+            .update(model.table)
+            .set({ [spec.softDelete]: new Date() })
+            .where(eq(model.id, row.id))
         : tx.delete(model.table).where(eq(model.id, row.id));
       return new LastStatement(sendNow(tx, write.getSQL()).then(ignore));
     },
@@ -352,6 +419,8 @@ export function changeRelationship(
     } else {
       await changeLinks(ctx, registry, model, name, row.id, relationships[name] as string[], mode);
     }
-    return new LastStatement(readLinkage(ctx, registry, model, rel, { id: row.id }).then(({ data }) => ({ id: row.id, linkage: data })));
+    return new LastStatement(
+      readLinkage(ctx, registry, model, rel, { id: row.id }).then(({ data }) => ({ id: row.id, linkage: data })),
+    );
   });
 }

@@ -61,7 +61,8 @@ function target(raw: string, allowPrivate: boolean): URL {
   } catch {
     throw new FetchError('not a valid URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchError(`${url.protocol} URLs are not fetched`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new FetchError(`${url.protocol} URLs are not fetched`);
   if (url.username || url.password) throw new FetchError('URLs with credentials are not fetched');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) && !allowPrivate && !isPublicAddress(host)) throw new FetchError(`${host} is not a public address`);

@@ -48,7 +48,11 @@ export async function take(db: Db, limits: RateLimit[], message: (seconds: numbe
  * `alongside`, a data-modifying statement, runs in the same statement (as a CTE), so a caller's own
  * write costs no round trip of its own.
  */
-export async function forget(db: Db, which: { bucket?: string; key?: string; ids: string[] }, alongside?: SQL): Promise<void> {
+export async function forget(
+  db: Db,
+  which: { bucket?: string; key?: string; ids: string[] },
+  alongside?: SQL,
+): Promise<void> {
   await db.execute(sql`
     ${alongside ? sql`with alongside as (${alongside})` : sql``}
     delete from ${rateLimitHits}

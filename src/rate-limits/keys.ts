@@ -4,7 +4,11 @@ import ipaddr from 'ipaddr.js';
  * The mailbox an address reaches, as the mail limits count it: lower-cased, without a +tag (which
  * lands in the same inbox), so that `Victim+1@x`, `victim+2@x` ... are one recipient.
  */
-export const mailboxOf = (email: string) => email.trim().toLowerCase().replace(/\+[^@]*@/, '@');
+export const mailboxOf = (email: string) =>
+  email
+    .trim()
+    .toLowerCase()
+    .replace(/\+[^@]*@/, '@');
 
 /**
  * The client the per-address limits count: an IPv4 address, or the /64 of an IPv6 one (what one
@@ -16,5 +20,8 @@ export function clientOf(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip.slice(0, 100);
   const parsed = ipaddr.process(ip);
   if (parsed.kind() === 'ipv4') return parsed.toString();
-  return `${(parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  return `${(parsed as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((p) => p.toString(16))
+    .join(':')}::/64`;
 }

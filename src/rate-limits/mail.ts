@@ -29,7 +29,13 @@ export async function takeMails(db: Db, limits: MailLimits, recipients: string[]
   await take(
     db,
     [
-      ...[...perMailbox].map(([key, weight]) => ({ bucket: 'mail-recipient', key, weight, max: limits.perRecipient, ...window })),
+      ...[...perMailbox].map(([key, weight]) => ({
+        bucket: 'mail-recipient',
+        key,
+        weight,
+        max: limits.perRecipient,
+        ...window,
+      })),
       { bucket: 'mail-client', key: clientOf(ip), weight: recipients.length, max: limits.perClient, ...window },
     ],
     (seconds) => `Too many mails to these addresses or from this client address; try again in ${seconds} seconds`,

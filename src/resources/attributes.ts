@@ -1,10 +1,22 @@
 /** Attribute and relationship declarations that many resources share. */
 import { Type } from '@sinclair/typebox';
-import { DateTime, INT4_MAX, Nullable, Text, Url, type AttributeSpec, type ToManySpec, type ToOneSpec } from '../jsonapi/index.js';
+import {
+  DateTime,
+  INT4_MAX,
+  Nullable,
+  Text,
+  Url,
+  type AttributeSpec,
+  type ToManySpec,
+  type ToOneSpec,
+} from '../jsonapi/index.js';
 
 /** One of a fixed list of strings. */
 export const choice = (values: readonly string[], description: string) =>
-  Type.Union(values.map((v) => Type.Literal(v)), { description });
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description },
+  );
 
 /** A required, non-empty string. */
 export const requiredText = (column: string, maxLength: number, description?: string): AttributeSpec => ({

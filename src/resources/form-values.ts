@@ -18,7 +18,12 @@ export const complexFieldValues = (column: string): AttributeSpec => ({
     Type.Object(
       {},
       {
-        additionalProperties: Type.Union([Type.String({ maxLength: 10_000 }), Type.Number(), Type.Boolean(), Type.Null()]),
+        additionalProperties: Type.Union([
+          Type.String({ maxLength: 10_000 }),
+          Type.Number(),
+          Type.Boolean(),
+          Type.Null(),
+        ]),
         propertyNames: { pattern: '^[A-Za-z0-9_-]{1,255}$' },
         maxProperties: MAX_COMPLEX_FIELDS,
         description:
@@ -36,8 +41,15 @@ export const slides: AttributeSpec = {
     Type.Array(
       Type.Object(
         {
-          name: Type.String({ maxLength: 255, description: 'title of the document (may be blank while being filled in)' }),
-          link: Type.String({ maxLength: 2048, pattern: '^(https?://\\S+)?$', description: 'http(s) URL of the document, or blank' }),
+          name: Type.String({
+            maxLength: 255,
+            description: 'title of the document (may be blank while being filled in)',
+          }),
+          link: Type.String({
+            maxLength: 2048,
+            pattern: '^(https?://\\S+)?$',
+            description: 'http(s) URL of the document, or blank',
+          }),
         },
         { additionalProperties: false },
       ),
@@ -64,7 +76,9 @@ export const speakerPositions: AttributeSpec = {
 
 const Translation = Type.Object(
   {
-    id: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Integer({ minimum: 0, maximum: INT4_MAX }), Type.Null()])),
+    id: Type.Optional(
+      Type.Union([Type.String({ maxLength: 32 }), Type.Integer({ minimum: 0, maximum: INT4_MAX }), Type.Null()]),
+    ),
     form_id: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
     name: Type.Optional(Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()])),
     code: Type.Optional(Type.Union([Type.String({ maxLength: 35 }), Type.Null()])),
@@ -89,6 +103,7 @@ export const translations: AttributeSpec = {
     }),
   ),
   write: (value) => ({
-    translations: value === null ? null : (value as { isDeleted?: boolean | null }[]).filter((t) => t.isDeleted !== true),
+    translations:
+      value === null ? null : (value as { isDeleted?: boolean | null }[]).filter((t) => t.isDeleted !== true),
   }),
 };

@@ -89,6 +89,9 @@ export const siteRoutes: ((app: FastifyInstance, options: { config: Config }) =>
 ];
 
 export const siteTags = [
-  { name: 'Settings', description: 'The site settings: one record (id 1), full for administrators, limited for everyone else.' },
+  {
+    name: 'Settings',
+    description: 'The site settings: one record (id 1), full for administrators, limited for everyone else.',
+  },
   { name: 'Admin statistics', description: 'Counts for the administration dashboard; administrators only.' },
 ];

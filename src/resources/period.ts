@@ -8,5 +8,8 @@ export function checkPeriod(values: Record<string, unknown>, current?: Row) {
   const starts = after(values, current, 'startsAt');
   const ends = after(values, current, 'endsAt');
   if (starts instanceof Date && ends instanceof Date && ends <= starts)
-    throw unprocessable('ends-at must be after starts-at', `/data/attributes/${'endsAt' in values ? 'ends-at' : 'starts-at'}`);
+    throw unprocessable(
+      'ends-at must be after starts-at',
+      `/data/attributes/${'endsAt' in values ? 'ends-at' : 'starts-at'}`,
+    );
 }

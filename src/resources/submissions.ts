@@ -15,8 +15,15 @@ import { forbidden, integerId, type Ctx, type Row, type WriteInput } from '../js
  * that no signed-in user fills an event's lists uninvited.
  */
 export async function requireOpenSubmissions(ctx: Ctx, eventId: number) {
-  const [event] = await ctx.db.select({ open: events.isSessionsSpeakersEnabled }).from(events).where(eq(events.id, eventId));
-  if (!event?.open) throw forbidden('This event takes no speaker or session submissions (is-sessions-speakers-enabled is off)', '/data/relationships/event');
+  const [event] = await ctx.db
+    .select({ open: events.isSessionsSpeakersEnabled })
+    .from(events)
+    .where(eq(events.id, eventId));
+  if (!event?.open)
+    throw forbidden(
+      'This event takes no speaker or session submissions (is-sessions-speakers-enabled is off)',
+      '/data/relationships/event',
+    );
 }
 
 /** A member only organizers set: its column, and its default (what a submission may send on create). */
@@ -44,7 +51,10 @@ export function keepOrganizerMembers(
   members: { attributes?: Record<string, OrganizerMember>; relationships?: Record<string, OrganizerMember> },
   row?: Row,
 ) {
-  for (const [kind, specs] of [['attributes', members.attributes], ['relationships', members.relationships]] as const) {
+  for (const [kind, specs] of [
+    ['attributes', members.attributes],
+    ['relationships', members.relationships],
+  ] as const) {
     for (const [name, { column, initial, nullIs }] of Object.entries(specs ?? {})) {
       const raw = (input[kind] as Record<string, unknown>)[name];
       if (raw === undefined) continue;
@@ -102,7 +112,13 @@ export async function checkSubmittedSpeakers(ctx: Ctx, input: WriteInput, row?: 
   if (named === undefined) return;
   const wanted = ids(named);
   const linked = row ? await linkedTo(ctx, 'sessionId', row.id as number) : [];
-  ownLinks(wanted, linked, await ownSpeakers(ctx, [...new Set([...wanted, ...linked])]), '/data/relationships/speakers', 'speakers');
+  ownLinks(
+    wanted,
+    linked,
+    await ownSpeakers(ctx, [...new Set([...wanted, ...linked])]),
+    '/data/relationships/speakers',
+    'speakers',
+  );
 }
 
 /** A submitter's speaker names only sessions they created (and keeps its other sessions). */
@@ -111,7 +127,13 @@ export async function checkSubmittedSessions(ctx: Ctx, input: WriteInput, row?: 
   if (named === undefined) return;
   const wanted = ids(named);
   const linked = row ? await linkedTo(ctx, 'speakerId', row.id as number) : [];
-  ownLinks(wanted, linked, await ownSessions(ctx, [...new Set([...wanted, ...linked])]), '/data/relationships/sessions', 'sessions');
+  ownLinks(
+    wanted,
+    linked,
+    await ownSessions(ctx, [...new Set([...wanted, ...linked])]),
+    '/data/relationships/sessions',
+    'sessions',
+  );
 }
 
 /** A user relationship (speaker `user`, session `creator`) a submitter may set only to themself. */

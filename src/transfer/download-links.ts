@@ -42,9 +42,17 @@ export class DownloadLinks {
    */
   async eventOf(db: Db, path: string, expires: number, signature: string): Promise<number> {
     const check = this.check(path, expires, signature);
-    if (check !== 'valid') throw forbidden(check === 'expired' ? 'This download link has expired: organizers download the archive signed in' : 'This download link is not valid');
+    if (check !== 'valid')
+      throw forbidden(
+        check === 'expired'
+          ? 'This download link has expired: organizers download the archive signed in'
+          : 'This download link is not valid',
+      );
     const id = Number(/^\/v1\/events\/(\d+)\//.exec(path)?.[1]);
-    const [event] = await db.select({ id: events.id }).from(events).where(and(eq(events.id, id), isNull(events.deletedAt)));
+    const [event] = await db
+      .select({ id: events.id })
+      .from(events)
+      .where(and(eq(events.id, id), isNull(events.deletedAt)));
     if (!event) throw notFound('Event not found');
     return event.id;
   }

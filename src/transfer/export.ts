@@ -63,11 +63,18 @@ export async function buildExport(
       const links = await app.db
         .select()
         .from(speakersSessions)
-        .where(inArray(speakersSessions.sessionId, records.map((r) => r.id as number)))
+        .where(
+          inArray(
+            speakersSessions.sessionId,
+            records.map((r) => r.id as number),
+          ),
+        )
         .orderBy(asc(speakersSessions.speakerId));
       const speakers = exported.get('speakers')!;
       for (const record of records) {
-        record.speaker_ids = links.filter((l) => l.sessionId === record.id && speakers.has(l.speakerId)).map((l) => l.speakerId);
+        record.speaker_ids = links
+          .filter((l) => l.sessionId === record.id && speakers.has(l.speakerId))
+          .map((l) => l.speakerId);
       }
     }
     for (const record of records) {
@@ -79,7 +86,10 @@ export async function buildExport(
           return undefined;
         });
         if (!fetched) continue;
-        const ext = extname(new URL(url).pathname).replace(/[^A-Za-z0-9.]/g, '').slice(0, 10) || `.${mime.extension(fetched.contentType ?? '') || 'bin'}`;
+        const ext =
+          extname(new URL(url).pathname)
+            .replace(/[^A-Za-z0-9.]/g, '')
+            .slice(0, 10) || `.${mime.extension(fetched.contentType ?? '') || 'bin'}`;
         const path = `${folder}/${file.name === 'event' ? field.replace(/_url$/, '') : `${file.type}_${record.id}_${field.replace(/_url$/, '')}`}${ext}`;
         zip.addFile(path, fetched.body);
         record[field] = path;
@@ -89,10 +99,24 @@ export async function buildExport(
       if (!records[0]) throw new Error(`event ${eventId} does not exist`);
       zip.addFile('event.json', Buffer.from(JSON.stringify(ordered(records[0], file.order), null, 2)));
     } else {
-      zip.addFile(`${file.name}.json`, Buffer.from(JSON.stringify(records.map((r) => ordered(r, file.order)), null, 2)));
+      zip.addFile(
+        `${file.name}.json`,
+        Buffer.from(
+          JSON.stringify(
+            records.map((r) => ordered(r, file.order)),
+            null,
+            2,
+          ),
+        ),
+      );
     }
   }
-  const meta = { root_url: limits.rootUrl, exported_at: new Date().toISOString(), format_version: FORMAT_VERSION, media: flags };
+  const meta = {
+    root_url: limits.rootUrl,
+    exported_at: new Date().toISOString(),
+    format_version: FORMAT_VERSION,
+    media: flags,
+  };
   zip.addFile('meta.json', Buffer.from(JSON.stringify(meta, null, 2)));
   return zip.toBuffer();
 }

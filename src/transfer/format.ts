@@ -40,9 +40,26 @@ export const FILES: ArchiveFile[] = [
     aliases: [],
     type: 'event',
     order: [
-      'id', 'name', 'latitude', 'longitude', 'location_name', 'starts_at', 'ends_at', 'timezone', 'description',
-      'original_image_url', 'logo_url', 'owner_name', 'owner_description', 'external_event_url', 'ticket_url', 'privacy',
-      'event_type_id', 'event_topic_id', 'event_sub_topic_id', 'code_of_conduct',
+      'id',
+      'name',
+      'latitude',
+      'longitude',
+      'location_name',
+      'starts_at',
+      'ends_at',
+      'timezone',
+      'description',
+      'original_image_url',
+      'logo_url',
+      'owner_name',
+      'owner_description',
+      'external_event_url',
+      'ticket_url',
+      'privacy',
+      'event_type_id',
+      'event_topic_id',
+      'event_sub_topic_id',
+      'code_of_conduct',
     ],
     media: [
       { field: 'logo_url', flag: 'image', folder: 'images' },
@@ -92,7 +109,14 @@ export const FILES: ArchiveFile[] = [
     order: ['id', 'name', 'type', 'price', 'quantity', 'min_order', 'max_order', 'sales_starts_at', 'sales_ends_at'],
     media: [],
   },
-  { name: 'tax', aliases: ['taxes'], type: 'tax', order: ['id', 'name', 'rate', 'is_tax_included_in_price'], media: [], nestedIn: [{ file: 'event', field: 'tax' }] },
+  {
+    name: 'tax',
+    aliases: ['taxes'],
+    type: 'tax',
+    order: ['id', 'name', 'rate', 'is_tax_included_in_price'],
+    media: [],
+    nestedIn: [{ file: 'event', field: 'tax' }],
+  },
   {
     name: 'speakers_call',
     aliases: ['speakers-call', 'speakers_calls', 'speakers-calls', 'call_for_papers'],
@@ -102,7 +126,14 @@ export const FILES: ArchiveFile[] = [
     nestedIn: [{ file: 'event', field: 'speakers_call' }],
   },
   { name: 'custom_forms', aliases: ['custom-forms', 'forms'], type: 'custom_form', order: ['id'], media: [] },
-  { name: 'microlocations', aliases: [], type: 'microlocation', order: ['id', 'name', 'floor'], media: [], nestedIn: [{ file: 'sessions', field: 'microlocation' }] },
+  {
+    name: 'microlocations',
+    aliases: [],
+    type: 'microlocation',
+    order: ['id', 'name', 'floor'],
+    media: [],
+    nestedIn: [{ file: 'sessions', field: 'microlocation' }],
+  },
   {
     name: 'sponsors',
     aliases: [],
@@ -116,15 +147,35 @@ export const FILES: ArchiveFile[] = [
     aliases: [],
     type: 'speaker',
     order: [
-      'id', 'name', 'email', 'mobile', 'photo_url', 'organisation', 'position', 'country', 'short_biography',
-      'long_biography', 'website', 'twitter', 'facebook', 'github', 'linkedin',
+      'id',
+      'name',
+      'email',
+      'mobile',
+      'photo_url',
+      'organisation',
+      'position',
+      'country',
+      'short_biography',
+      'long_biography',
+      'website',
+      'twitter',
+      'facebook',
+      'github',
+      'linkedin',
     ],
     media: [{ field: 'photo_url', flag: 'image', folder: 'images/speakers' }],
     renamed: { photo: 'photo_url', featured: 'is_featured' },
     derived: IMAGE_VARIANTS,
     nestedIn: [{ file: 'sessions', field: 'speakers' }],
   },
-  { name: 'tracks', aliases: [], type: 'track', order: ['id', 'name', 'color', 'font_color'], media: [], nestedIn: [{ file: 'sessions', field: 'track' }] },
+  {
+    name: 'tracks',
+    aliases: [],
+    type: 'track',
+    order: ['id', 'name', 'color', 'font_color'],
+    media: [],
+    nestedIn: [{ file: 'sessions', field: 'track' }],
+  },
   {
     name: 'session_types',
     aliases: ['session-types', 'sessiontypes'],
@@ -138,8 +189,20 @@ export const FILES: ArchiveFile[] = [
     aliases: [],
     type: 'session',
     order: [
-      'id', 'title', 'subtitle', 'short_abstract', 'long_abstract', 'starts_at', 'ends_at', 'session_type_id', 'track_id',
-      'comments', 'language', 'slides_url', 'audio_url', 'video_url',
+      'id',
+      'title',
+      'subtitle',
+      'short_abstract',
+      'long_abstract',
+      'starts_at',
+      'ends_at',
+      'session_type_id',
+      'track_id',
+      'comments',
+      'language',
+      'slides_url',
+      'audio_url',
+      'video_url',
     ],
     media: [
       { field: 'slides_url', flag: 'document', folder: 'slides' },
@@ -156,7 +219,11 @@ export const FILES: ArchiveFile[] = [
 ];
 
 /** `starts-at`, `startsAt` and `starts_at` all name the field `starts_at`. */
-export const snake = (name: string) => name.replace(/-/g, '_').replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+export const snake = (name: string) =>
+  name
+    .replace(/-/g, '_')
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase();
 
 /** Registry of the event service's resources, for the attribute declarations both directions use. */
 let registry: Registry | undefined;
@@ -179,7 +246,11 @@ export function linksOf(model: Model): Link[] {
     .map((l) => {
       const rel = model.relationships.get(l.name)!;
       const column = (rel as { column: string }).column;
-      return { field: `${snake(l.name)}_id`, column, file: FILES.find((f) => f.type === rel.type && f.name !== 'event')?.name };
+      return {
+        field: `${snake(l.name)}_id`,
+        column,
+        file: FILES.find((f) => f.type === rel.type && f.name !== 'event')?.name,
+      };
     });
 }
 

@@ -76,10 +76,18 @@ export async function importArchive(
   };
   const listed = async (type: EventListing, named: number | string, topic?: number) => {
     // The three lists share their columns (id, name, deleted_at).
-    const table = { 'event-topic': eventTopics, 'event-type': eventTypes, 'event-sub-topic': eventSubTopics }[type] as typeof eventTypes;
+    const table = { 'event-topic': eventTopics, 'event-type': eventTypes, 'event-sub-topic': eventSubTopics }[
+      type
+    ] as typeof eventTypes;
     const match = typeof named === 'number' ? eq(table.id, named) : sql`lower(${table.name}) = lower(${named})`;
-    const within = type === 'event-sub-topic' && topic !== undefined ? eq(eventSubTopics.eventTopicId, topic) : undefined;
-    const [row] = await ctx.app.db.select({ id: table.id }).from(table).where(and(match, isNull(table.deletedAt), within)).orderBy(asc(table.id)).limit(1);
+    const within =
+      type === 'event-sub-topic' && topic !== undefined ? eq(eventSubTopics.eventTopicId, topic) : undefined;
+    const [row] = await ctx.app.db
+      .select({ id: table.id })
+      .from(table)
+      .where(and(match, isNull(table.deletedAt), within))
+      .orderBy(asc(table.id))
+      .limit(1);
     return row?.id;
   };
   try {
@@ -126,13 +134,19 @@ const BATCH = 500;
 async function insertAll(tx: Db, model: Model, rows: Json[]): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < rows.length; i += BATCH) {
-    const created = (await tx.insert(model.table).values(rows.slice(i, i + BATCH)).returning({ id: model.id })) as { id: number }[];
+    const created = (await tx
+      .insert(model.table)
+      .values(rows.slice(i, i + BATCH))
+      .returning({ id: model.id })) as { id: number }[];
     ids.push(...created.map((r) => r.id));
   }
   return ids;
 }
 
-const VARIANT_OWNERS: Record<string, [ImageOwner, string]> = { event: ['event', 'originalImageUrl'], speakers: ['speaker', 'photoUrl'] };
+const VARIANT_OWNERS: Record<string, [ImageOwner, string]> = {
+  event: ['event', 'originalImageUrl'],
+  speakers: ['speaker', 'photoUrl'],
+};
 
 /** Imported images get their variants like any other: the jobs are sent in the import's transaction. */
 async function sendVariants(app: FastifyInstance, tx: Db, fileName: string, rows: Json[], ids: number[]) {
@@ -146,6 +160,8 @@ async function sendVariants(app: FastifyInstance, tx: Db, fileName: string, rows
 
 /** The speakers of each session, rewritten to the new ids. */
 async function linkSpeakers(tx: Db, sessions: PlannedFile, sessionIds: number[], speakers: Map<string, number>) {
-  const links = sessions.records.flatMap((r, i) => r.speakers.map((key) => ({ speakerId: speakers.get(key)!, sessionId: sessionIds[i]! })));
+  const links = sessions.records.flatMap((r, i) =>
+    r.speakers.map((key) => ({ speakerId: speakers.get(key)!, sessionId: sessionIds[i]! })),
+  );
   for (let i = 0; i < links.length; i += BATCH) await tx.insert(speakersSessions).values(links.slice(i, i + BATCH));
 }

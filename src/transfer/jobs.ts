@@ -2,7 +2,15 @@ import { eq } from 'drizzle-orm';
 import { events, importArchives, notifications, settings } from '../../db/schema/index.js';
 import { storageUnavailable } from '../../plugins/storage.js';
 import type { FastifyInstance } from 'fastify';
-import { finishTask, requesterOf, setTaskStatus, TaskEnded, taskJob, type AbandonedMail, type Task } from '../jobs/task-job.js';
+import {
+  finishTask,
+  requesterOf,
+  setTaskStatus,
+  TaskEnded,
+  taskJob,
+  type AbandonedMail,
+  type Task,
+} from '../jobs/task-job.js';
 import type { FetchLimits } from '../net/safe-fetch.js';
 import { duration } from '../duration.js';
 import type { DownloadLinks } from './download-links.js';
@@ -28,7 +36,12 @@ async function exportedEventName(app: FastifyInstance, task: Task) {
 /** The mail of a failed export (also of one given up after its retries). */
 export const exportFailedMail: AbandonedMail = async (app, task, message) => {
   const eventName = await exportedEventName(app, task);
-  return { to: await requesterOf(app, task), subject: `Export of event ${eventName} failed`, action: 'export-failed', text: `The export of ${eventName} failed: ${message}\n` };
+  return {
+    to: await requesterOf(app, task),
+    subject: `Export of event ${eventName} failed`,
+    action: 'export-failed',
+    text: `The export of ${eventName} failed: ${message}\n`,
+  };
 };
 
 /** The mail of a failed import (also of one given up after its retries). */
@@ -57,14 +70,20 @@ export const eventExport = (limits: TransferLimits) =>
     const eventId = task.eventId!;
     const eventName = await exportedEventName(app, task);
     try {
-      const archive = await buildExport(app, eventId, task.options as MediaFlags, { ...limits.fetch, rootUrl: limits.publicUrl });
+      const archive = await buildExport(app, eventId, task.options as MediaFlags, {
+        ...limits.fetch,
+        rootUrl: limits.publicUrl,
+      });
       const backend = await app.storage.select();
       const key = `${EXPORTS_FOLDER}/${eventId}/${task.id}/event${eventId}.zip`;
       await backend.put(key, archive, 'application/zip').catch((err: unknown) => {
         app.log.error({ err, place: backend.place }, 'storing an export failed');
         throw new ExportError(storageUnavailable().detail);
       });
-      const download = limits.links.signed(limits.publicUrl, `/v1/events/${eventId}/exports/${task.id}/event${eventId}.zip`);
+      const download = limits.links.signed(
+        limits.publicUrl,
+        `/v1/events/${eventId}/exports/${task.id}/event${eventId}.zip`,
+      );
       const done = { download_url: download };
       const options = { ...(task.options as object), place: backend.place, key };
       await app.mailer.send(
@@ -84,7 +103,9 @@ export const eventExport = (limits: TransferLimits) =>
       app.log.error({ err, task: task.id }, 'export failed');
       // Storage failures say so; the text of anything else stays in the log (it may name internals).
       const message = err instanceof ExportError ? err.message : 'The export failed on the server';
-      await app.mailer.send(await exportFailedMail(app, task, message), (tx) => finishTask(tx, task.id, 'FAILED', { __error: true, message }));
+      await app.mailer.send(await exportFailedMail(app, task, message), (tx) =>
+        finishTask(tx, task.id, 'FAILED', { __error: true, message }),
+      );
     }
   });
 
@@ -95,7 +116,10 @@ const WARNINGS_NOTIFIED = 3;
 function warningsNoted({ total, items }: WarningSummary, shown: number): string {
   if (total === 0) return '';
   const lines = items.slice(0, shown).map((w) => `- ${describe(w)}`);
-  const more = total > lines.length ? [`... and ${total - lines.length} more: the import task lists the first ${items.length}.`] : [];
+  const more =
+    total > lines.length
+      ? [`... and ${total - lines.length} more: the import task lists the first ${items.length}.`]
+      : [];
   return `\n\n${total} ${total === 1 ? 'warning' : 'warnings'}: what was repaired or not carried over\n${[...lines, ...more].join('\n')}`;
 }
 
@@ -111,7 +135,10 @@ export const eventImport = (limits: TransferLimits) =>
     const [archive] = await app.db.select().from(importArchives).where(eq(importArchives.taskId, task.id));
     try {
       if (!archive) throw new ImportError('The archive of this import is gone');
-      const [site] = await app.db.select({ frontendUrl: settings.frontendUrl }).from(settings).where(eq(settings.id, 1));
+      const [site] = await app.db
+        .select({ frontendUrl: settings.frontendUrl })
+        .from(settings)
+        .where(eq(settings.id, 1));
       const progress = (status: string) => setTaskStatus(app.db, task.id, status);
       const strict = (task.options as { strict?: boolean }).strict === true;
       const context = { app, userId, limits: limits.archive, progress, taskId: task.id, strict };
@@ -136,8 +163,12 @@ export const eventImport = (limits: TransferLimits) =>
     } catch (err) {
       // Another run ended the task meanwhile: its import stands, this one rolled back.
       if (err instanceof TaskEnded) return;
-      if (!(err instanceof ImportError || err instanceof ArchiveError)) app.log.error({ err, task: task.id }, 'import failed');
-      const message = err instanceof ImportError || err instanceof ArchiveError ? printable(err.message) : 'The import failed on the server';
+      if (!(err instanceof ImportError || err instanceof ArchiveError))
+        app.log.error({ err, task: task.id }, 'import failed');
+      const message =
+        err instanceof ImportError || err instanceof ArchiveError
+          ? printable(err.message)
+          : 'The import failed on the server';
       // One transaction: whoever sees the task ended also sees its archive gone (and its mail recorded).
       await app.mailer.send(await importFailedMail(app, task, message), async (tx) => {
         await finishTask(tx, task.id, 'FAILURE', { __error: true, message });

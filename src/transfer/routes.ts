@@ -22,7 +22,9 @@ export const transferTag = {
 
 const taskUrl = (id: string) => `${API_PREFIX}/tasks/${id}`;
 
-const EventParams = Type.Object({ event_id: Type.String({ maxLength: 64, description: 'id or identifier of the event' }) });
+const EventParams = Type.Object({
+  event_id: Type.String({ maxLength: 64, description: 'id or identifier of the event' }),
+});
 
 /**
  * Export and import of events as background tasks: `POST /v1/events/{event_id}/export/json`,
@@ -70,7 +72,10 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
       const body = request.body as Static<typeof ExportRequest>;
       const options = { image: !!body.image, video: !!body.video, audio: !!body.audio, document: !!body.document };
       const id = await app.db.transaction(async (tx) => {
-        const [task] = await tx.insert(tasks).values({ kind: 'export', userId: loggedIn(request).id, eventId, options }).returning({ id: tasks.id });
+        const [task] = await tx
+          .insert(tasks)
+          .values({ kind: 'export', userId: loggedIn(request).id, eventId, options })
+          .returning({ id: tasks.id });
         await app.sendJob(tx, EXPORT_QUEUE, { taskId: task!.id });
         return task!.id;
       });
@@ -84,8 +89,16 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
   });
   const ExportLink = Type.Object(
     {
-      expires: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 40, description: 'of a signed download_url: when it stops working (Unix seconds)' })),
-      signature: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$', description: 'of a signed download_url: its signature' })),
+      expires: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          maximum: 2 ** 40,
+          description: 'of a signed download_url: when it stops working (Unix seconds)',
+        }),
+      ),
+      signature: Type.Optional(
+        Type.String({ pattern: '^[0-9a-f]{64}$', description: 'of a signed download_url: its signature' }),
+      ),
     },
     { additionalProperties: false },
   );
@@ -95,7 +108,10 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
       onRequest: (request) => app.authenticate(request),
       config: {
         swaggerTransform: ({ schema }: { schema: object }) => ({
-          schema: { ...schema, params: Type.Object({ event_id: EventParams.properties.event_id, path: ExportParams.properties['*'] }) },
+          schema: {
+            ...schema,
+            params: Type.Object({ event_id: EventParams.properties.event_id, path: ExportParams.properties['*'] }),
+          },
           url: `${API_PREFIX}/events/{event_id}/exports/{path}`,
         }),
       },
@@ -110,34 +126,51 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
         params: ExportParams,
         querystring: ExportLink,
         response: {
-          200: { description: 'The zip archive', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } },
+          200: {
+            description: 'The zip archive',
+            content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+          },
           // 400: an event_id longer than its schema allows, half a signature.
-          ...errorResponses([400, 401, 403, 404], { 403: 'The caller does not organize the event, or the link is not valid or has expired' }),
+          ...errorResponses([400, 401, 403, 404], {
+            403: 'The caller does not organize the event, or the link is not valid or has expired',
+          }),
         },
       },
     },
     async (request, reply) => {
       const params = request.params as { event_id: string; '*': string };
       const eventId = await downloadingEvent(request);
-      const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/event(\d+)\.zip$/.exec(params['*']);
-      if (!match || Number(match[2]) !== eventId || /%2f|%5c/i.test(request.url)) throw notFound('No export of this event has this path');
+      const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/event(\d+)\.zip$/.exec(
+        params['*'],
+      );
+      if (!match || Number(match[2]) !== eventId || /%2f|%5c/i.test(request.url))
+        throw notFound('No export of this event has this path');
       const [task] = await app.db
         .select()
         .from(tasks)
-        .where(and(eq(tasks.id, match[1]!), eq(tasks.kind, 'export'), eq(tasks.eventId, eventId), eq(tasks.state, 'SUCCESS')));
+        .where(
+          and(
+            eq(tasks.id, match[1]!),
+            eq(tasks.kind, 'export'),
+            eq(tasks.eventId, eventId),
+            eq(tasks.state, 'SUCCESS'),
+          ),
+        );
       const stored = task?.options as { place?: 'local' | 's3'; key?: string } | undefined;
       if (!stored?.key) throw notFound('No export of this event has this path');
       const backend = stored.place === 'local' ? app.storage.local : await app.storage.select();
       const file = await backend.open(stored.key).catch(() => {
         throw notFound('The archive of this export is no longer stored');
       });
-      return reply
-        .type('application/zip')
-        // Personal data (speakers' addresses and phones), possibly fetched through a link without a token: kept by no cache.
-        .header('cache-control', 'private, no-store')
-        .header('content-length', file.size)
-        .header('content-disposition', `attachment; filename="event${eventId}.zip"`)
-        .send(file.stream);
+      return (
+        reply
+          .type('application/zip')
+          // Personal data (speakers' addresses and phones), possibly fetched through a link without a token: kept by no cache.
+          .header('cache-control', 'private, no-store')
+          .header('content-length', file.size)
+          .header('content-disposition', `attachment; filename="event${eventId}.zip"`)
+          .send(file.stream)
+      );
     },
   );
 
@@ -151,7 +184,8 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
       loggedIn(request);
       return organizedEvent(request);
     }
-    if (expires === undefined || signature === undefined) throw badRequest('A signed link has both expires and signature', expires === undefined ? 'expires' : 'signature');
+    if (expires === undefined || signature === undefined)
+      throw badRequest('A signed link has both expires and signature', expires === undefined ? 'expires' : 'signature');
     return links.eventOf(app.db, request.url.split('?')[0]!, expires, signature);
   }
 
@@ -175,7 +209,9 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
             'The event itself needs a name and readable dates. The whole import is one transaction: on any error ' +
             'nothing of the new event remains. Poll the task URL; the requester gets an e-mail and a notification.',
           consumes: ['multipart/form-data'],
-          params: Type.Object({ source_type: Type.String({ maxLength: 32, description: 'format of the archive: `json`' }) }),
+          params: Type.Object({
+            source_type: Type.String({ maxLength: 32, description: 'format of the archive: `json`' }),
+          }),
           querystring: ImportQuery,
           body: Type.Ref(ImportRequest),
           response: {
@@ -185,11 +221,14 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
         },
       },
       async (request) => {
-        if ((request.params as { source_type: string }).source_type !== 'json') throw notFound('Source type not supported');
+        if ((request.params as { source_type: string }).source_type !== 'json')
+          throw notFound('Source type not supported');
         return withUploads(request, limits, 'the archive', async (received) => {
-          if (received.length !== 1 || received[0]!.field !== 'file') throw badRequest('Send the archive as one file in part "file"');
+          if (received.length !== 1 || received[0]!.field !== 'file')
+            throw badRequest('Send the archive as one file in part "file"');
           const data = await readFile(received[0]!.path);
-          if (data.subarray(0, 4).toString('latin1') !== 'PK\x03\x04') throw badRequest('The file is not a zip archive');
+          if (data.subarray(0, 4).toString('latin1') !== 'PK\x03\x04')
+            throw badRequest('The file is not a zip archive');
           const id = await app.db.transaction(async (tx) => {
             const { strict = false } = request.query as Static<typeof ImportQuery>;
             const values = { kind: 'import', userId: loggedIn(request).id, options: { strict } };
@@ -217,14 +256,18 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
           'FAILED (export, app build) or FAILURE (import) with the error. Only the requester and administrators see ' +
           'an export or import; an app build, asked for without an account, is seen by whoever has its task URL. A ' +
           'failed task is still answered with 200.',
-        params: Type.Object({ task_id: Type.String({ maxLength: 64, description: 'the id at the end of the task URL' }) }),
+        params: Type.Object({
+          task_id: Type.String({ maxLength: 64, description: 'the id at the end of the task URL' }),
+        }),
         // 400: a task_id longer than its schema allows.
         response: { 200: Type.Ref(TaskDocument, { description: 'The task' }), ...errorResponses([400, 401, 404]) },
       },
     },
     async (request) => {
       const id = (request.params as { task_id: string }).task_id;
-      const [task] = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) ? await app.db.select().from(tasks).where(eq(tasks.id, id)) : [];
+      const [task] = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
+        ? await app.db.select().from(tasks).where(eq(tasks.id, id))
+        : [];
       if (task?.kind !== 'app') {
         const caller = loggedIn(request);
         if (!task || (task.userId !== caller.id && !isStaff(caller))) throw notFound('Task not found');

@@ -4,7 +4,9 @@ import { WARNINGS_KEPT } from './repairs/warnings.js';
 
 export const ExportRequest = Type.Object(
   {
-    image: Type.Optional(Type.Boolean({ description: 'include images (logo, event image, speaker photos, sponsor logos)' })),
+    image: Type.Optional(
+      Type.Boolean({ description: 'include images (logo, event image, speaker photos, sponsor logos)' }),
+    ),
     video: Type.Optional(Type.Boolean({ description: 'include session videos' })),
     audio: Type.Optional(Type.Boolean({ description: 'include session audio' })),
     document: Type.Optional(Type.Boolean({ description: 'include session slides' })),
@@ -36,27 +38,43 @@ export const ImportQuery = Type.Object(
 export const ImportWarning = Type.Object(
   {
     file: Type.String({ description: 'the file of the archive, as named there (`sessions`, `forms`, `tracks.json`)' }),
-    id: Type.Union([Type.String(), Type.Number(), Type.Null()], { description: 'the id of the record in the archive; null for a whole file' }),
-    field: Type.Union([Type.String(), Type.Null()], { description: 'the field as named in the archive; null for a whole record or file' }),
+    id: Type.Union([Type.String(), Type.Number(), Type.Null()], {
+      description: 'the id of the record in the archive; null for a whole file',
+    }),
+    field: Type.Union([Type.String(), Type.Null()], {
+      description: 'the field as named in the archive; null for a whole record or file',
+    }),
     value: Type.Unknown({ description: 'the value as found (texts over 200 characters cut); null when there is none' }),
-    action: Type.String({ description: 'what was done: the value as read, or why it was left out, or why the record was dropped' }),
+    action: Type.String({
+      description: 'what was done: the value as read, or why it was left out, or why the record was dropped',
+    }),
   },
   { $id: 'ImportWarning', additionalProperties: false, description: 'one repair or omission of an import' },
 );
 const ImportWarnings = Type.Object(
   {
     total: Type.Integer({ minimum: 0, description: 'how many warnings the import gave' }),
-    items: Type.Array(Type.Ref(ImportWarning), { maxItems: WARNINGS_KEPT, description: `the first ${WARNINGS_KEPT}, in the order they arose` }),
+    items: Type.Array(Type.Ref(ImportWarning), {
+      maxItems: WARNINGS_KEPT,
+      description: `the first ${WARNINGS_KEPT}, in the order they arose`,
+    }),
   },
-  { description: 'what the import repaired or did not carry over (absent on imports finished before warnings existed)' },
+  {
+    description: 'what the import repaired or did not carry over (absent on imports finished before warnings existed)',
+  },
 );
 
 export const TaskDocument = Type.Object(
   {
-    state: Type.Union(['WAITING', 'SUCCESS', 'FAILED', 'FAILURE'].map((s) => Type.Literal(s)), {
-      description: 'WAITING while it runs; SUCCESS; FAILED (export, app build) or FAILURE (import)',
+    state: Type.Union(
+      ['WAITING', 'SUCCESS', 'FAILED', 'FAILURE'].map((s) => Type.Literal(s)),
+      {
+        description: 'WAITING while it runs; SUCCESS; FAILED (export, app build) or FAILURE (import)',
+      },
+    ),
+    status: Type.Union([Type.String(), Type.Null()], {
+      description: 'progress while waiting, e.g. `Importing sessions (9/9)`',
     }),
-    status: Type.Union([Type.String(), Type.Null()], { description: 'progress while waiting, e.g. `Importing sessions (9/9)`' }),
     result: Type.Union(
       [
         Type.Object({ download_url: Type.String() }, { description: 'a finished export or app build' }),

@@ -55,31 +55,49 @@ function sourceRecord(file: ArchiveFile, entry: string, record: Json, warnings: 
   const key = idKey(id);
   const shown = typeof id === 'string' || typeof id === 'number' ? id : null;
   if (key === undefined && id !== undefined && id !== null && id !== '' && file.name !== 'event') {
-    warnings.add({ file: entry, id: shown, field: 'id', value: id, action: 'not a number: the record is imported, but nothing can refer to it' });
+    warnings.add({
+      file: entry,
+      id: shown,
+      field: 'id',
+      value: id,
+      action: 'not a number: the record is imported, but nothing can refer to it',
+    });
   }
   return { key, id: shown, fields };
 }
 
 /** The parsed value of an entry: repaired JSON is warned; an unreadable file is refused if essential, else skipped. */
-function parsedEntry(read: EntryReader, entry: string, maxBytes: number, essential: boolean, warnings: Warnings): unknown {
+function parsedEntry(
+  read: EntryReader,
+  entry: string,
+  maxBytes: number,
+  essential: boolean,
+  warnings: Warnings,
+): unknown {
   const parsed = parseJson(read(maxBytes).toString('utf8'));
   if ('error' in parsed) {
     if (essential) throw new ImportError(`File ${entry} is not valid JSON`);
-    warnings.add({ file: entry, action: `not valid JSON (${parsed.error}), and it could not be repaired: the file is skipped` });
+    warnings.add({
+      file: entry,
+      action: `not valid JSON (${parsed.error}), and it could not be repaired: the file is skipped`,
+    });
     return undefined;
   }
-  if (parsed.repaired) warnings.add({ file: entry, action: 'not valid JSON: repaired (a missing comma or quote, a cut-off end, ...)' });
+  if (parsed.repaired)
+    warnings.add({ file: entry, action: 'not valid JSON: repaired (a missing comma or quote, a cut-off end, ...)' });
   return parsed.value;
 }
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The records a file's value holds: the event file one object, the others a list (also one wrapped in an object). */
 function recordsIn(file: ArchiveFile, entry: string, value: unknown, warnings: Warnings): Json[] | undefined {
   if (file.name === 'event') {
     if (isObject(value)) return [value];
     if (Array.isArray(value) && isObject(value[0])) {
-      if (value.length > 1) warnings.add({ file: entry, action: `a list of ${value.length} events: the first is imported` });
+      if (value.length > 1)
+        warnings.add({ file: entry, action: `a list of ${value.length} events: the first is imported` });
       return [value[0]];
     }
     throw new ImportError(`File ${entry} does not hold an event object`);
@@ -88,7 +106,11 @@ function recordsIn(file: ArchiveFile, entry: string, value: unknown, warnings: W
   if (isObject(value)) {
     const lists = Object.entries(value).filter(([, v]) => Array.isArray(v));
     if (lists.length === 1) {
-      warnings.add({ file: entry, field: lists[0]![0], action: 'the list is wrapped in an object: its records are read' });
+      warnings.add({
+        file: entry,
+        field: lists[0]![0],
+        action: 'the list is wrapped in an object: its records are read',
+      });
       list = lists[0]![1];
     }
   }
@@ -137,7 +159,10 @@ function entryOf(file: ArchiveFile, entries: Map<string, EntryReader>) {
 
 /** Null, empty text, or a list or object of nothing else: no value at all. */
 export const isEmpty = (value: unknown): boolean =>
-  value === null || value === undefined || value === '' || (typeof value === 'object' && Object.values(value).every(isEmpty));
+  value === null ||
+  value === undefined ||
+  value === '' ||
+  (typeof value === 'object' && Object.values(value).every(isEmpty));
 
 /**
  * Records other files nest (a session's `track` object, the event's `social_links`) for a kind the
@@ -161,12 +186,19 @@ function nestedRecords(file: ArchiveFile, read: Map<string, ReadFile>, warnings:
         const key = idKey(object.id);
         if (key === undefined ? holder !== 'event' : seen.has(key)) continue;
         if (key !== undefined) seen.add(key);
-        records.push({ ...sourceRecord(file, source!.entry, object, warnings), from: `${source!.entry} › ${nested.name}` });
+        records.push({
+          ...sourceRecord(file, source!.entry, object, warnings),
+          from: `${source!.entry} › ${nested.name}`,
+        });
       }
     }
     const made = records.length - before;
     if (made > 0) {
-      warnings.add({ file: source!.entry, field: name, action: `no ${file.name} file: ${made} made from the objects nested here` });
+      warnings.add({
+        file: source!.entry,
+        field: name,
+        action: `no ${file.name} file: ${made} made from the objects nested here`,
+      });
     }
   }
   return records;
@@ -189,13 +221,21 @@ export function readSources(entries: Map<string, EntryReader>, maxJsonBytes: num
     const value = parsedEntry(entries.get(entry)!, entry, maxJsonBytes, file.name === 'event', warnings);
     const list = value === undefined ? undefined : recordsIn(file, entry, value, warnings);
     if (!list) continue;
-    const raw = file.name === 'custom_forms' ? list.flatMap((r) => (isOldFormRecord(r) ? formFieldsOf(r, entry, warnings) : [r])) : list;
+    const raw =
+      file.name === 'custom_forms'
+        ? list.flatMap((r) => (isOldFormRecord(r) ? formFieldsOf(r, entry, warnings) : [r]))
+        : list;
     read.set(file.name, { entry, raw, records: raw.map((r) => sourceRecord(file, entry, r, warnings)) });
   }
   const files = new Map<string, SourceFile>();
   for (const file of FILES) {
     const found = read.get(file.name);
-    if (found) files.set(file.name, { file, entry: found.entry, records: deduplicated(found.entry, found.records, found.raw, warnings) });
+    if (found)
+      files.set(file.name, {
+        file,
+        entry: found.entry,
+        records: deduplicated(found.entry, found.records, found.raw, warnings),
+      });
     else {
       const nested = nestedRecords(file, read, warnings);
       if (nested.length > 0) files.set(file.name, { file, entry: nested[0]!.from!, records: oldIdOrder(nested) });

@@ -21,7 +21,9 @@ const shown = (name: string) => JSON.stringify(name);
 /** A relative path of plain segments: no `..`, no absolute or drive paths, no backslashes, no NUL. */
 function safeName(name: string): boolean {
   if (name.startsWith('/') || name.includes('\\') || name.includes('\0') || /^[A-Za-z]:/.test(name)) return false;
-  return name.split('/').every((segment, i, all) => segment !== '..' && segment !== '.' && (segment !== '' || i === all.length - 1));
+  return name
+    .split('/')
+    .every((segment, i, all) => segment !== '..' && segment !== '.' && (segment !== '' || i === all.length - 1));
 }
 
 /** Inflates an entry; `maxBytes` refuses it when it would inflate to more (the reader's own limit). */
@@ -41,25 +43,30 @@ export function openArchive(bytes: Buffer, limits: ArchiveLimits): Map<string, E
     throw new ArchiveError('The file is not a zip archive');
   }
   const entries = zip.getEntries();
-  if (entries.length > limits.maxEntries) throw new ArchiveError(`The archive has more than ${limits.maxEntries} entries`);
+  if (entries.length > limits.maxEntries)
+    throw new ArchiveError(`The archive has more than ${limits.maxEntries} entries`);
   let total = 0;
   const files = new Map<string, EntryReader>();
   for (const entry of entries) {
     const name = entry.entryName;
     const { size, compressedSize, method, flags } = entry.header;
     if (!safeName(name)) throw new ArchiveError(`The archive entry ${shown(name)} has an unsafe path`);
-    if (((entry.attr >>> 16) & S_IFMT) === S_IFLNK) throw new ArchiveError(`The archive entry ${shown(name)} is a link`);
+    if (((entry.attr >>> 16) & S_IFMT) === S_IFLNK)
+      throw new ArchiveError(`The archive entry ${shown(name)} is a link`);
     if (entry.isDirectory) continue;
     if (flags & 1) throw new ArchiveError(`The archive entry ${shown(name)} is encrypted`);
-    if (method !== 0 && method !== 8) throw new ArchiveError(`The archive entry ${shown(name)} uses an unsupported compression`);
+    if (method !== 0 && method !== 8)
+      throw new ArchiveError(`The archive entry ${shown(name)} uses an unsupported compression`);
     total += size;
-    if (total > limits.maxTotalBytes) throw new ArchiveError(`The archive inflates to more than ${limits.maxTotalBytes} bytes`);
+    if (total > limits.maxTotalBytes)
+      throw new ArchiveError(`The archive inflates to more than ${limits.maxTotalBytes} bytes`);
     if (size > limits.maxRatio * Math.max(compressedSize, 1) && size > 1024 * 1024) {
       throw new ArchiveError(`The archive entry ${shown(name)} is compressed more than ${limits.maxRatio} times`);
     }
     files.set(name, (maxBytes = size) => {
       // Inflating stops at the declared size, so a size that lies cannot carry an entry past the limit either.
-      if (size > maxBytes) throw new ArchiveError(`The archive entry ${shown(name)} inflates to more than ${maxBytes} bytes`);
+      if (size > maxBytes)
+        throw new ArchiveError(`The archive entry ${shown(name)} inflates to more than ${maxBytes} bytes`);
       let data: Buffer;
       try {
         const stored = entry.getCompressedData();

@@ -36,7 +36,10 @@ interface Post {
 }
 
 /** A POST to the generator as a browser or curl sends it; answers status, headers, raw and parsed body. */
-async function post(on: FastifyInstance, { payload, contentType = 'application/json', remoteAddress, headers = {} }: Post) {
+async function post(
+  on: FastifyInstance,
+  { payload, contentType = 'application/json', remoteAddress, headers = {} }: Post,
+) {
   const res = await on.inject({
     method: 'POST',
     url: URL,
@@ -79,7 +82,12 @@ let clients = 0;
 const nextClient = () => `198.51.100.${++clients}`;
 let mailboxes = 0;
 const nextEmail = () => `builder${++mailboxes}@example.org`;
-const good = (overrides: Record<string, unknown> = {}) => ({ email: nextEmail(), app_name: 'My Event', endpoint: ENDPOINT, ...overrides });
+const good = (overrides: Record<string, unknown> = {}) => ({
+  email: nextEmail(),
+  app_name: 'My Event',
+  endpoint: ENDPOINT,
+  ...overrides,
+});
 
 t.test('every method but POST is 405 Method Not Allowed with Allow: POST', async (t) => {
   const before = await written(app);
@@ -179,7 +187,10 @@ t.test('an invalid field is 422 whose message starts with the field name', async
   for (const [field, change] of cases) {
     const res = await post(app, { payload: good(change), remoteAddress: nextClient() });
     // Test names are TAP lines: control and line-separator characters are shown escaped.
-    const shown = JSON.stringify(change[field]).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const shown = JSON.stringify(change[field]).replace(
+      /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
     t.test(`${field} = ${shown.slice(0, 60)}`, async (t) => {
       assertFailure(t, res, 422, new RegExp(`^${field}\\b`));
     });
@@ -194,35 +205,57 @@ t.test('malformed JSON is 400, a body over 16 KiB 413', async (t) => {
     assertFailure(t, await post(app, { payload, contentType: 'text/plain', remoteAddress: nextClient() }), 400, /\S/);
   }
   // A urlencoded body that is not JSON is a form: this one lacks two fields.
-  assertFailure(t, await post(app, { payload: 'email=a@b.org', contentType: 'application/x-www-form-urlencoded', remoteAddress: nextClient() }), 422, UNPROCESSABLE.message);
+  assertFailure(
+    t,
+    await post(app, {
+      payload: 'email=a@b.org',
+      contentType: 'application/x-www-form-urlencoded',
+      remoteAddress: nextClient(),
+    }),
+    422,
+    UNPROCESSABLE.message,
+  );
   const big = JSON.stringify(good({ app_name: 'x'.repeat(17 * 1024) }));
   t.ok(big.length > 16 * 1024, 'the big body is over 16 KiB');
   assertFailure(t, await post(app, { payload: big, remoteAddress: nextClient() }), 413, /\S/);
-  assertFailure(t, await post(app, { payload: big, contentType: 'text/plain', remoteAddress: nextClient() }), 413, /\S/);
+  assertFailure(
+    t,
+    await post(app, { payload: big, contentType: 'text/plain', remoteAddress: nextClient() }),
+    413,
+    /\S/,
+  );
   t.strictSame(await written(app), before, 'nothing written');
 });
 
-t.test('values at the limits are accepted: 100-character names, a 254-character address, a 2048-character URL', async (t) => {
-  const email254 = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.org`;
-  const endpoint2048 = `https://api.example.org/${'a'.repeat(2048 - 24)}`;
-  t.equal(email254.length, 254);
-  t.equal(endpoint2048.length, 2048);
-  for (const change of [
-    { app_name: 'x'.repeat(100) },
-    { app_name: '🎉'.repeat(100) },
-    { email: email254 },
-    { endpoint: endpoint2048 },
-    { endpoint: 'HTTP://API.EXAMPLE.ORG/v1/events/42' },
-    { endpoint: 'https://api.example.org:8443/v1/events/42?include=x#top' },
-  ]) {
-    const payload = good(change);
-    const res = await post(app, { payload, remoteAddress: nextClient() });
-    t.equal(res.status, 202, `${JSON.stringify(change).slice(0, 80)}: ${res.raw}`);
-    const id = /[0-9a-f-]{36}$/.exec((res.body as { task_url?: string })?.task_url ?? '')?.[0] ?? '';
-    const [row] = await app.sql`select options->>'app_name' as app_name, options->>'email' as email, options->>'endpoint' as endpoint from tasks where id::text = ${id}`;
-    t.strictSame({ ...row }, { app_name: payload.app_name, email: payload.email, endpoint: payload.endpoint }, 'stored as sent');
-  }
-});
+t.test(
+  'values at the limits are accepted: 100-character names, a 254-character address, a 2048-character URL',
+  async (t) => {
+    const email254 = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.org`;
+    const endpoint2048 = `https://api.example.org/${'a'.repeat(2048 - 24)}`;
+    t.equal(email254.length, 254);
+    t.equal(endpoint2048.length, 2048);
+    for (const change of [
+      { app_name: 'x'.repeat(100) },
+      { app_name: '🎉'.repeat(100) },
+      { email: email254 },
+      { endpoint: endpoint2048 },
+      { endpoint: 'HTTP://API.EXAMPLE.ORG/v1/events/42' },
+      { endpoint: 'https://api.example.org:8443/v1/events/42?include=x#top' },
+    ]) {
+      const payload = good(change);
+      const res = await post(app, { payload, remoteAddress: nextClient() });
+      t.equal(res.status, 202, `${JSON.stringify(change).slice(0, 80)}: ${res.raw}`);
+      const id = /[0-9a-f-]{36}$/.exec((res.body as { task_url?: string })?.task_url ?? '')?.[0] ?? '';
+      const [row] =
+        await app.sql`select options->>'app_name' as app_name, options->>'email' as email, options->>'endpoint' as endpoint from tasks where id::text = ${id}`;
+      t.strictSame(
+        { ...row },
+        { app_name: payload.app_name, email: payload.email, endpoint: payload.endpoint },
+        'stored as sent',
+      );
+    }
+  },
+);
 
 t.test('a good request is 202, records the task, queues one job, and the task URL answers WAITING', async (t) => {
   const before = await written(app);
@@ -263,7 +296,11 @@ t.test('a good request is 202, records the task, queues one job, and the task UR
   const jobs = await app.sql`select data from pgboss.job where name = 'app-build' and data->>'taskId' = ${taskId}`;
   t.equal(jobs.length, 1, 'one app-build job');
   t.strictSame(jobs[0]?.data, { taskId });
-  t.strictSame(await written(app), { tasks: before.tasks + 1, jobs: before.jobs + 1 }, 'exactly one task and one job more');
+  t.strictSame(
+    await written(app),
+    { tasks: before.tasks + 1, jobs: before.jobs + 1 },
+    'exactly one task and one job more',
+  );
 
   const task = await call(app, { url: body.task_url });
   t.equal(task.status, 200);
@@ -276,7 +313,11 @@ t.test('a good request is 202, records the task, queues one job, and the task UR
 });
 
 t.test('a charset parameter on the JSON media type is fine', async (t) => {
-  const res = await post(app, { payload: good(), contentType: 'application/json; charset=utf-8', remoteAddress: nextClient() });
+  const res = await post(app, {
+    payload: good(),
+    contentType: 'application/json; charset=utf-8',
+    remoteAddress: nextClient(),
+  });
   t.equal(res.status, 202, res.raw);
 });
 
@@ -308,11 +349,17 @@ t.test('hostile and non-ASCII app names are accepted and stored verbatim', async
 t.test('per e-mail: the limit+1-th request is 429 with Retry-After and writes nothing', async (t) => {
   const email = 'limited@example.org';
   for (const [i, variant] of ['limited@example.org', 'LIMITED@example.org'].entries()) {
-    const res = await post(limited, { payload: { email: variant, app_name: 'A', endpoint: ENDPOINT }, remoteAddress: `203.0.113.${i + 1}` });
+    const res = await post(limited, {
+      payload: { email: variant, app_name: 'A', endpoint: ENDPOINT },
+      remoteAddress: `203.0.113.${i + 1}`,
+    });
     t.equal(res.status, 202, `request ${i + 1}: ${res.raw}`);
   }
   const before = await written(limited);
-  const res = await post(limited, { payload: { email: 'Limited@Example.Org', app_name: 'A', endpoint: ENDPOINT }, remoteAddress: '203.0.113.3' });
+  const res = await post(limited, {
+    payload: { email: 'Limited@Example.Org', app_name: 'A', endpoint: ENDPOINT },
+    remoteAddress: '203.0.113.3',
+  });
   assertFailure(t, res, 429, /\S/);
   const retry = res.headers['retry-after'];
   t.match(retry, /^[1-9][0-9]*$/, `Retry-After ${retry} is a positive integer`);
@@ -324,32 +371,54 @@ t.test('per e-mail: the limit+1-th request is 429 with Retry-After and writes no
 
 t.test('a +tag reaches the same mailbox and an IPv6 client is its /64: both counted as one', async (t) => {
   for (const [i, email] of ['tagged@example.org', 'tagged+one@example.org'].entries()) {
-    const res = await post(limited, { payload: { email, app_name: 'A', endpoint: ENDPOINT }, remoteAddress: `203.0.113.${i + 20}` });
+    const res = await post(limited, {
+      payload: { email, app_name: 'A', endpoint: ENDPOINT },
+      remoteAddress: `203.0.113.${i + 20}`,
+    });
     t.equal(res.status, 202, `${email}: ${res.raw}`);
   }
-  const tagged = await post(limited, { payload: { email: 'tagged+two@example.org', app_name: 'A', endpoint: ENDPOINT }, remoteAddress: '203.0.113.22' });
+  const tagged = await post(limited, {
+    payload: { email: 'tagged+two@example.org', app_name: 'A', endpoint: ENDPOINT },
+    remoteAddress: '203.0.113.22',
+  });
   assertFailure(t, tagged, 429, /\S/);
 
   for (let i = 1; i <= 3; i++) {
-    const res = await post(limited, { payload: { email: `v6-${i}@example.org`, app_name: 'A', endpoint: ENDPOINT }, remoteAddress: `2001:db8:1:2::${i}` });
+    const res = await post(limited, {
+      payload: { email: `v6-${i}@example.org`, app_name: 'A', endpoint: ENDPOINT },
+      remoteAddress: `2001:db8:1:2::${i}`,
+    });
     t.equal(res.status, 202, `request ${i}: ${res.raw}`);
   }
-  const sameRange = await post(limited, { payload: { email: 'v6-4@example.org', app_name: 'A', endpoint: ENDPOINT }, remoteAddress: '2001:db8:1:2:ffff::9' });
+  const sameRange = await post(limited, {
+    payload: { email: 'v6-4@example.org', app_name: 'A', endpoint: ENDPOINT },
+    remoteAddress: '2001:db8:1:2:ffff::9',
+  });
   assertFailure(t, sameRange, 429, /\S/);
-  const otherRange = await post(limited, { payload: { email: 'v6-5@example.org', app_name: 'A', endpoint: ENDPOINT }, remoteAddress: '2001:db8:1:3::1' });
+  const otherRange = await post(limited, {
+    payload: { email: 'v6-5@example.org', app_name: 'A', endpoint: ENDPOINT },
+    remoteAddress: '2001:db8:1:3::1',
+  });
   t.equal(otherRange.status, 202, `another /64: ${otherRange.raw}`);
-  const [row] = await limited.sql`select options->>'client' as client from tasks where options->>'email' = 'v6-1@example.org'`;
+  const [row] =
+    await limited.sql`select options->>'client' as client from tasks where options->>'email' = 'v6-1@example.org'`;
   t.equal(row!.client, '2001:db8:1:2::/64', 'the client recorded is the /64');
 });
 
 t.test('per client address: the limit+1-th request is 429; another address passes', async (t) => {
   const ip = '192.0.2.10';
   for (let i = 1; i <= 3; i++) {
-    const res = await post(limited, { payload: { email: `ip${i}@example.org`, app_name: 'A', endpoint: ENDPOINT }, remoteAddress: ip });
+    const res = await post(limited, {
+      payload: { email: `ip${i}@example.org`, app_name: 'A', endpoint: ENDPOINT },
+      remoteAddress: ip,
+    });
     t.equal(res.status, 202, `request ${i}: ${res.raw}`);
   }
   const before = await written(limited);
-  const res = await post(limited, { payload: { email: 'ip4@example.org', app_name: 'A', endpoint: ENDPOINT }, remoteAddress: ip });
+  const res = await post(limited, {
+    payload: { email: 'ip4@example.org', app_name: 'A', endpoint: ENDPOINT },
+    remoteAddress: ip,
+  });
   assertFailure(t, res, 429, /\S/);
   const retry = res.headers['retry-after'];
   t.match(retry, /^[1-9][0-9]*$/, `Retry-After ${retry} is a positive integer`);
@@ -365,7 +434,10 @@ t.test('per client address: the limit+1-th request is 429; another address passe
   assertFailure(t, spoofed, 429, /\S/);
   t.strictSame(await written(limited), before, 'nothing written');
 
-  const other = await post(limited, { payload: { email: 'ip5@example.org', app_name: 'A', endpoint: ENDPOINT }, remoteAddress: '192.0.2.11' });
+  const other = await post(limited, {
+    payload: { email: 'ip5@example.org', app_name: 'A', endpoint: ENDPOINT },
+    remoteAddress: '192.0.2.11',
+  });
   t.equal(other.status, 202, `another client address: ${other.raw}`);
   t.strictSame(await written(limited), { tasks: before.tasks + 1, jobs: before.jobs + 1 });
 });
@@ -374,7 +446,10 @@ t.test('concurrent requests for one e-mail: exactly the limit is accepted', asyn
   const before = await written(limited);
   const answers = await Promise.all(
     Array.from({ length: 6 }, (_, i) =>
-      post(limited, { payload: { email: 'race@example.org', app_name: `Race ${i}`, endpoint: ENDPOINT }, remoteAddress: `100.64.0.${i + 1}` }),
+      post(limited, {
+        payload: { email: 'race@example.org', app_name: `Race ${i}`, endpoint: ENDPOINT },
+        remoteAddress: `100.64.0.${i + 1}`,
+      }),
     ),
   );
   const statuses = answers.map((a) => a.status).sort();
@@ -387,7 +462,11 @@ t.test('CORS: any origin may preflight and call the generator', async (t) => {
   const preflight = await app.inject({
     method: 'OPTIONS',
     url: URL,
-    headers: { origin: 'https://someone.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    headers: {
+      origin: 'https://someone.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type',
+    },
   });
   t.equal(preflight.statusCode, 204);
   t.equal(preflight.headers['access-control-allow-origin'], '*');
@@ -395,11 +474,19 @@ t.test('CORS: any origin may preflight and call the generator', async (t) => {
   const bare = await app.inject({ method: 'OPTIONS', url: URL });
   t.equal(bare.statusCode, 204, 'an OPTIONS without Origin is answered too');
 
-  const accepted = await post(app, { payload: good(), remoteAddress: nextClient(), headers: { origin: 'https://someone.example' } });
+  const accepted = await post(app, {
+    payload: good(),
+    remoteAddress: nextClient(),
+    headers: { origin: 'https://someone.example' },
+  });
   t.equal(accepted.status, 202);
   t.equal(accepted.headers['access-control-allow-origin'], '*');
 
-  const refused = await post(app, { payload: '{', remoteAddress: nextClient(), headers: { origin: 'https://someone.example' } });
+  const refused = await post(app, {
+    payload: '{',
+    remoteAddress: nextClient(),
+    headers: { origin: 'https://someone.example' },
+  });
   t.equal(refused.status, 400);
   t.equal(refused.headers['access-control-allow-origin'], '*', 'a refusal is readable cross-origin too');
 
@@ -410,5 +497,9 @@ t.test('CORS: any origin may preflight and call the generator', async (t) => {
   });
   t.equal(limitedAnswer.status, 429);
   t.equal(limitedAnswer.headers['access-control-allow-origin'], '*');
-  t.match(String(limitedAnswer.headers['access-control-expose-headers']), /Retry-After/i, 'Retry-After is exposed to scripts');
+  t.match(
+    String(limitedAnswer.headers['access-control-expose-headers']),
+    /Retry-After/i,
+    'Retry-After is exposed to scripts',
+  );
 });

@@ -36,19 +36,51 @@ await call(app, {
   method: 'PATCH',
   url: `/v1/events/${published.event}`,
   token: owner,
-  body: { data: { type: 'event', id: published.event, attributes: { 'logo-url': logo, 'location-name': 'Hall 7, Berlin' } } },
+  body: {
+    data: { type: 'event', id: published.event, attributes: { 'logo-url': logo, 'location-name': 'Hall 7, Berlin' } },
+  },
 });
-const track = await create(app, owner, 'tracks', 'track', { name: 'Data', color: '#2266aa' }, { event: rel('event', published.event) });
-const grace = await create(app, owner, 'speakers', 'speaker', { name: 'Grace Hopper', email: 'grace@example.com', organisation: 'Navy' }, { event: rel('event', published.event) });
+const track = await create(
+  app,
+  owner,
+  'tracks',
+  'track',
+  { name: 'Data', color: '#2266aa' },
+  { event: rel('event', published.event) },
+);
+const grace = await create(
+  app,
+  owner,
+  'speakers',
+  'speaker',
+  { name: 'Grace Hopper', email: 'grace@example.com', organisation: 'Navy' },
+  { event: rel('event', published.event) },
+);
 const closing = await create(
   app,
   owner,
   'sessions',
   'session',
-  { title: 'Compilers for everyone', 'starts-at': '2030-05-02T14:00:00Z', 'ends-at': '2030-05-02T15:00:00Z', state: 'confirmed' },
-  { event: rel('event', published.event), track: rel('track', track), speakers: { data: [{ type: 'speaker', id: grace }] } },
+  {
+    title: 'Compilers for everyone',
+    'starts-at': '2030-05-02T14:00:00Z',
+    'ends-at': '2030-05-02T15:00:00Z',
+    state: 'confirmed',
+  },
+  {
+    event: rel('event', published.event),
+    track: rel('track', track),
+    speakers: { data: [{ type: 'speaker', id: grace }] },
+  },
 );
-await create(app, owner, 'sessions', 'session', { title: 'A draft nobody may see', state: 'draft' }, { event: rel('event', published.event) });
+await create(
+  app,
+  owner,
+  'sessions',
+  'session',
+  { title: 'A draft nobody may see', state: 'draft' },
+  { event: rel('event', published.event) },
+);
 
 const APP_NAME = 'Summit <script>alert(1)</script> & "friends"';
 const EMAIL = 'organizer@example.org';
@@ -66,16 +98,26 @@ const read = (name: string) => readFile(join(folder, name), 'utf8');
 t.test('the build succeeds and the zip is mailed and downloadable', async (t) => {
   t.equal(started.status, 202);
   t.match(started.body, { status: 'ok', identifier: /^[0-9a-f]{16}$/, task_url: /^\/v1\/tasks\/[0-9a-f-]{36}$/ });
-  t.match(task, { state: 'SUCCESS', status: null, result: { download_url: new RegExp(`^${PUBLIC_URL}/static/media/apps/`) } }, JSON.stringify(task));
+  t.match(
+    task,
+    { state: 'SUCCESS', status: null, result: { download_url: new RegExp(`^${PUBLIC_URL}/static/media/apps/`) } },
+    JSON.stringify(task),
+  );
   t.strictSame(mail!.envelope.to, [EMAIL]);
   t.equal(mail!.parsed.subject, `Your app "${APP_NAME}" is ready`);
   t.match(mail!.parsed.text, task.result.download_url);
   t.equal(mail!.parsed.attachments.length, 1);
-  t.match(mail!.parsed.attachments[0], { filename: 'summit-script-alert-1-script-friends.zip', contentType: 'application/zip' });
+  t.match(mail!.parsed.attachments[0], {
+    filename: 'summit-script-alert-1-script-friends.zip',
+    contentType: 'application/zip',
+  });
   const download = await fetch(task.result.download_url);
   t.equal(download.status, 200);
   t.ok(Buffer.from(await download.arrayBuffer()).equals(zip), 'the download is the mailed zip');
-  const names = new AdmZip(zip).getEntries().map((e) => e.entryName).sort();
+  const names = new AdmZip(zip)
+    .getEntries()
+    .map((e) => e.entryName)
+    .sort();
   t.strictSame(names, [
     'README.txt',
     'app.js',
@@ -104,11 +146,21 @@ t.test('the app name is text in every file it lands in', async (t) => {
 t.test('the snapshot holds the public schedule', async (t) => {
   const data = JSON.parse(await read('data.json'));
   t.match(data.event, { name: 'Open Summit', timezone: 'Europe/Berlin', location: 'Hall 7, Berlin', logo });
-  t.strictSame(data.sessions.map((s: { title: string }) => s.title), ['Opening', 'Compilers for everyone'], 'drafts are left out');
+  t.strictSame(
+    data.sessions.map((s: { title: string }) => s.title),
+    ['Opening', 'Compilers for everyone'],
+    'drafts are left out',
+  );
   t.match(data.sessions[1], { id: closing, track, speakers: [grace] });
   t.strictSame(data.speakers.map((s: { name: string }) => s.name).sort(), ['Ada', 'Grace Hopper']);
-  t.strictSame(data.tracks.map((s: { name: string }) => s.name), ['Data', 'Web']);
-  t.strictSame(data.sponsors.map((s: { name: string }) => s.name), ['ACME']);
+  t.strictSame(
+    data.tracks.map((s: { name: string }) => s.name),
+    ['Data', 'Web'],
+  );
+  t.strictSame(
+    data.sponsors.map((s: { name: string }) => s.name),
+    ['ACME'],
+  );
   t.equal(JSON.parse(await read('config.json')).endpoint, endpoint);
 });
 
@@ -120,64 +172,91 @@ t.test('the icons are PNGs of their sizes made from the logo', async (t) => {
   t.match(await sharp(await readFile(join(folder, 'logo.png'))).metadata(), { format: 'png', width: 256 });
 });
 
-t.test('in Chromium: live data, a valid manifest, and offline after the first visit', { skip: browserMissing() }, async (t) => {
-  // Changed after the build: the app shows it only when it reads the live API.
-  await call(app, {
-    method: 'PATCH',
-    url: `/v1/sessions/${closing}`,
-    token: owner,
-    body: { data: { type: 'session', id: closing, attributes: { title: 'Compilers for everyone, live' } } },
-  });
-  const site = await serveFolder(t, folder);
-  const browser = await launchBrowser(t);
-  const { context, page, dialogs } = await openPage(browser);
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
+t.test(
+  'in Chromium: live data, a valid manifest, and offline after the first visit',
+  { skip: browserMissing() },
+  async (t) => {
+    // Changed after the build: the app shows it only when it reads the live API.
+    await call(app, {
+      method: 'PATCH',
+      url: `/v1/sessions/${closing}`,
+      token: owner,
+      body: { data: { type: 'session', id: closing, attributes: { title: 'Compilers for everyone, live' } } },
+    });
+    const site = await serveFolder(t, folder);
+    const browser = await launchBrowser(t);
+    const { context, page, dialogs } = await openPage(browser);
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
 
-  await page.goto(site.url);
-  await page.getByText('Showing live data.').waitFor({ timeout: 60_000 });
-  t.equal(await page.title(), APP_NAME, 'the title is the name as text');
-  t.ok(await page.getByRole('heading', { name: 'Open Summit' }).isVisible(), 'the event name is visible');
-  t.ok(await page.getByText('Hall 7, Berlin').isVisible(), 'the location is visible');
-  t.ok(await page.locator('summary .title', { hasText: 'Opening' }).isVisible(), 'a session title is visible');
-  t.ok(await page.locator('summary .title', { hasText: 'Compilers for everyone, live' }).isVisible(), 'the live title is shown');
-  t.ok(await page.locator('summary .speakers', { hasText: 'Grace Hopper' }).isVisible(), 'a speaker name is visible in the schedule');
-  t.ok(await page.locator('#speakers h3', { hasText: 'Grace Hopper' }).isVisible(), 'and on the speakers page');
-  t.ok(await page.locator('#sponsors', { hasText: 'ACME' }).isVisible(), 'the sponsor is shown');
-  t.strictSame(
-    await page.locator('.day h3').allTextContents(),
-    ['Wednesday, May 1, 2030', 'Thursday, May 2, 2030'],
-    'the schedule is by day (in the event time zone)',
-  );
-  t.strictSame(await page.locator('.day').nth(1).locator('h4').allTextContents(), ['Data'], 'and by track');
-  await page.locator('summary', { hasText: 'Compilers' }).click();
-  t.ok(await page.locator('.session-speakers', { hasText: 'Grace Hopper (Navy)' }).isVisible(), 'session details list the speakers');
+    await page.goto(site.url);
+    await page.getByText('Showing live data.').waitFor({ timeout: 60_000 });
+    t.equal(await page.title(), APP_NAME, 'the title is the name as text');
+    t.ok(await page.getByRole('heading', { name: 'Open Summit' }).isVisible(), 'the event name is visible');
+    t.ok(await page.getByText('Hall 7, Berlin').isVisible(), 'the location is visible');
+    t.ok(await page.locator('summary .title', { hasText: 'Opening' }).isVisible(), 'a session title is visible');
+    t.ok(
+      await page.locator('summary .title', { hasText: 'Compilers for everyone, live' }).isVisible(),
+      'the live title is shown',
+    );
+    t.ok(
+      await page.locator('summary .speakers', { hasText: 'Grace Hopper' }).isVisible(),
+      'a speaker name is visible in the schedule',
+    );
+    t.ok(await page.locator('#speakers h3', { hasText: 'Grace Hopper' }).isVisible(), 'and on the speakers page');
+    t.ok(await page.locator('#sponsors', { hasText: 'ACME' }).isVisible(), 'the sponsor is shown');
+    t.strictSame(
+      await page.locator('.day h3').allTextContents(),
+      ['Wednesday, May 1, 2030', 'Thursday, May 2, 2030'],
+      'the schedule is by day (in the event time zone)',
+    );
+    t.strictSame(await page.locator('.day').nth(1).locator('h4').allTextContents(), ['Data'], 'and by track');
+    await page.locator('summary', { hasText: 'Compilers' }).click();
+    t.ok(
+      await page.locator('.session-speakers', { hasText: 'Grace Hopper (Navy)' }).isVisible(),
+      'session details list the speakers',
+    );
 
-  const cdp = await context.newCDPSession(page);
-  const manifest = (await cdp.send('Page.getAppManifest')) as { errors: unknown[]; data: string };
-  t.strictSame(manifest.errors, [], 'Chromium finds no error in the manifest');
-  t.match(JSON.parse(manifest.data), { name: APP_NAME, start_url: './', display: 'standalone', icons: [{ sizes: '192x192' }, { sizes: '512x512' }] });
-  const icon = await page.request.get(new URL('icons/icon-512.png', site.url).href);
-  t.equal(icon.headers()['content-type'], 'image/png');
+    const cdp = await context.newCDPSession(page);
+    const manifest = (await cdp.send('Page.getAppManifest')) as { errors: unknown[]; data: string };
+    t.strictSame(manifest.errors, [], 'Chromium finds no error in the manifest');
+    t.match(JSON.parse(manifest.data), {
+      name: APP_NAME,
+      start_url: './',
+      display: 'standalone',
+      icons: [{ sizes: '192x192' }, { sizes: '512x512' }],
+    });
+    const icon = await page.request.get(new URL('icons/icon-512.png', site.url).href);
+    t.equal(icon.headers()['content-type'], 'image/png');
 
-  t.ok(await page.evaluate(async () => !!(await navigator.serviceWorker.ready).active), 'the service worker is active');
-  await until('the app files to be cached', async () =>
-    (await page.evaluate(async () => (await caches.keys()).length > 0 && !!(await caches.match('index.html')))) || undefined,
-  );
-  const cacheNames = await page.evaluate(() => caches.keys());
-  t.ok(
-    cacheNames.every((name) => name.startsWith(`event-app ${site.url} `)),
-    `the caches are named after the app's folder, so other apps on the origin keep theirs: ${cacheNames.join(', ')}`,
-  );
+    t.ok(
+      await page.evaluate(async () => !!(await navigator.serviceWorker.ready).active),
+      'the service worker is active',
+    );
+    await until(
+      'the app files to be cached',
+      async () =>
+        (await page.evaluate(async () => (await caches.keys()).length > 0 && !!(await caches.match('index.html')))) ||
+        undefined,
+    );
+    const cacheNames = await page.evaluate(() => caches.keys());
+    t.ok(
+      cacheNames.every((name) => name.startsWith(`event-app ${site.url} `)),
+      `the caches are named after the app's folder, so other apps on the origin keep theirs: ${cacheNames.join(', ')}`,
+    );
 
-  // The network is cut: the folder is no longer served and the browser is offline.
-  await site.close();
-  await context.setOffline(true);
-  await page.reload();
-  await page.getByText(/^Offline: showing the data of /).waitFor({ timeout: 60_000 });
-  t.ok(await page.getByRole('heading', { name: 'Open Summit' }).isVisible(), 'offline: the event name');
-  t.ok(await page.locator('summary .title', { hasText: 'Opening' }).isVisible(), 'offline: the schedule');
-  t.ok(await page.locator('summary .title', { hasText: /^Compilers for everyone$/ }).isVisible(), 'offline: the snapshot title');
-  t.strictSame(dialogs, [], 'no script from the data or the name ran');
-  t.strictSame(errors, [], 'no error in the page');
-});
+    // The network is cut: the folder is no longer served and the browser is offline.
+    await site.close();
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByText(/^Offline: showing the data of /).waitFor({ timeout: 60_000 });
+    t.ok(await page.getByRole('heading', { name: 'Open Summit' }).isVisible(), 'offline: the event name');
+    t.ok(await page.locator('summary .title', { hasText: 'Opening' }).isVisible(), 'offline: the schedule');
+    t.ok(
+      await page.locator('summary .title', { hasText: /^Compilers for everyone$/ }).isVisible(),
+      'offline: the snapshot title',
+    );
+    t.strictSame(dialogs, [], 'no script from the data or the name ran');
+    t.strictSame(errors, [], 'no error in the page');
+  },
+);

@@ -12,7 +12,9 @@ import { failedBuild, json, startFake } from '../helpers/appgen.js';
 import { startSmtp } from '../helpers/smtp.js';
 
 const DEADLINE_S = 10;
-const event = { data: { type: 'event', id: '1', attributes: { name: 'Late', 'starts-at': '2030-01-01T10:00:00Z', timezone: 'UTC' } } };
+const event = {
+  data: { type: 'event', id: '1', attributes: { name: 'Late', 'starts-at': '2030-01-01T10:00:00Z', timezone: 'UTC' } },
+};
 
 t.test('a build that reaches its deadline ends FAILED, mailing the log', async (t) => {
   /** Responses held open: ended with the server at teardown (the build gives them up first). */
@@ -33,7 +35,12 @@ t.test('a build that reaches its deadline ends FAILED, mailing the log', async (
   });
   t.teardown(() => open.forEach((response) => response.destroy()));
   const smtp = await startSmtp(t);
-  const { app } = await buildTestApp(t, { ROLE: 'all', SMTP_URL: smtp.url, FETCH_ALLOW_PRIVATE: 'true', APPGEN_TIMEOUT_SECONDS: String(DEADLINE_S) });
+  const { app } = await buildTestApp(t, {
+    ROLE: 'all',
+    SMTP_URL: smtp.url,
+    FETCH_ALLOW_PRIVATE: 'true',
+    APPGEN_TIMEOUT_SECONDS: String(DEADLINE_S),
+  });
   const hang = `${fake.url}/v1/events/hang`;
   const drip = `${fake.url}/v1/events/drip`;
   const sessionsUrl = `${hang}/sessions?${new URLSearchParams({ 'page[size]': '100', 'page[number]': '1', include: 'speakers,track,microlocation' })}`;
@@ -48,12 +55,22 @@ t.test('a build that reaches its deadline ends FAILED, mailing the log', async (
 
   const expected = (url: string) => `The build took longer than ${DEADLINE_S} seconds (at ${url})`;
   t.equal(silent.message, expected(sessionsUrl), 'the message names the deadline and the URL');
-  t.strictSame(silent.steps.slice(1), [`Reading the event at ${hang}`, 'Reading sessions (page 1)', `The build failed: ${silent.message}`]);
-  t.ok(silent.seconds >= DEADLINE_S - 0.5, `not before the deadline (${silent.seconds} s from its first log line to its last)`);
+  t.strictSame(silent.steps.slice(1), [
+    `Reading the event at ${hang}`,
+    'Reading sessions (page 1)',
+    `The build failed: ${silent.message}`,
+  ]);
+  t.ok(
+    silent.seconds >= DEADLINE_S - 0.5,
+    `not before the deadline (${silent.seconds} s from its first log line to its last)`,
+  );
 
   t.equal(dripping.message, expected(drip), 'a server that keeps sending is cut at the deadline too');
   t.strictSame(dripping.steps.slice(1), [`Reading the event at ${drip}`, `The build failed: ${dripping.message}`]);
-  t.ok(dripping.seconds >= DEADLINE_S - 0.5, `not before the deadline (${dripping.seconds} s from its first log line to its last)`);
+  t.ok(
+    dripping.seconds >= DEADLINE_S - 0.5,
+    `not before the deadline (${dripping.seconds} s from its first log line to its last)`,
+  );
 
   t.strictSame(
     fake.requests.map((r) => r.split('?')[0]).sort(),

@@ -38,13 +38,25 @@ t.test('without FETCH_ALLOW_PRIVATE, loopback endpoints are refused before any r
 });
 
 t.test('APPGEN_CONCURRENCY bounds the builds running at once', async (t) => {
-  const event = { data: { type: 'event', id: '1', attributes: { name: 'Slow', 'starts-at': '2030-01-01T10:00:00Z', 'ends-at': '2030-01-01T18:00:00Z', timezone: 'UTC' } } };
+  const event = {
+    data: {
+      type: 'event',
+      id: '1',
+      attributes: {
+        name: 'Slow',
+        'starts-at': '2030-01-01T10:00:00Z',
+        'ends-at': '2030-01-01T18:00:00Z',
+        timezone: 'UTC',
+      },
+    },
+  };
   const fake = await startFake(
     t,
     (request, response) => {
       const path = new URL(request.url!, 'http://x').pathname;
       if (path === '/v1/events/1') json(response, event);
-      else if (/^\/v1\/events\/1\/(sessions|speakers|tracks|microlocations|sponsors)$/.test(path)) json(response, { data: [] });
+      else if (/^\/v1\/events\/1\/(sessions|speakers|tracks|microlocations|sponsors)$/.test(path))
+        json(response, { data: [] });
       else response.writeHead(404).end();
     },
     300,
@@ -63,14 +75,25 @@ t.test('APPGEN_CONCURRENCY bounds the builds running at once', async (t) => {
     if (workers === 2) await buildOtherApp(t, url, { ...env, PUBLIC_URL: 'http://second.example' });
     fake.reset();
     const started = [];
-    for (const n of [1, 2, 3]) started.push(await startBuild(worker, { email: `slow-${n}@example.org`, app_name: `Slow ${n}`, endpoint }));
-    t.strictSame(started.map((s) => s.status), [202, 202, 202]);
+    for (const n of [1, 2, 3])
+      started.push(await startBuild(worker, { email: `slow-${n}@example.org`, app_name: `Slow ${n}`, endpoint }));
+    t.strictSame(
+      started.map((s) => s.status),
+      [202, 202, 202],
+    );
     const tasks = [];
     for (const s of started) tasks.push(await taskEnded(worker, s.body.task_url));
-    t.strictSame(tasks.map((task) => task.state), ['SUCCESS', 'SUCCESS', 'SUCCESS'], JSON.stringify(tasks.map((task) => task.result)));
+    t.strictSame(
+      tasks.map((task) => task.state),
+      ['SUCCESS', 'SUCCESS', 'SUCCESS'],
+      JSON.stringify(tasks.map((task) => task.result)),
+    );
     t.equal(fake.requests.length, 18, 'each build read the event and its five lists');
     await smtpN.waitFor(3, 30_000);
-    t.strictSame(smtpN.received.map((m) => m.parsed.subject).sort(), [1, 2, 3].map((n) => `Your app "Slow ${n}" is ready`));
+    t.strictSame(
+      smtpN.received.map((m) => m.parsed.subject).sort(),
+      [1, 2, 3].map((n) => `Your app "Slow ${n}" is ready`),
+    );
     return fake.maxInFlight;
   };
 

@@ -50,7 +50,11 @@ t.test('an endpoint nobody answers: FAILED naming the URL, the log mailed, no zi
   const endpoint = 'http://127.0.0.1:1/v1/events/1';
   const { message, steps, taskId } = await failedBuild(t, app, smtp, 'Unreachable', endpoint);
   t.equal(message, `${endpoint}: the file could not be fetched (ECONNREFUSED)`);
-  t.strictSame(steps.slice(1), [`Reading the event at ${endpoint}`, `The build failed: ${message}`], 'the steps up to the failure');
+  t.strictSame(
+    steps.slice(1),
+    [`Reading the event at ${endpoint}`, `The build failed: ${message}`],
+    'the steps up to the failure',
+  );
   t.notOk(await exists(join(storage, 'apps', taskId)), 'no zip stored for the task');
 });
 
@@ -73,7 +77,10 @@ t.test('a draft event is not readable anonymously: FAILED, nothing of it in the 
   const endpoint = `${PUBLIC_URL}/v1/events/${world.draft.event}`;
   const { message, steps } = await failedBuild(t, app, smtp, 'Draft', endpoint);
   t.equal(message, `${endpoint}: the server answered 404`);
-  t.notOk(steps.some((s) => s.includes('Secret Camp')), 'the draft event name is nowhere in the log');
+  t.notOk(
+    steps.some((s) => s.includes('Secret Camp')),
+    'the draft event name is nowhere in the log',
+  );
 });
 
 t.test('app names with shell, HTML or template syntax are text in the zip, the mail and the file name', async (t) => {
@@ -114,12 +121,17 @@ t.test('app names with shell, HTML or template syntax are text in the zip, the m
     if (/[<>"']/.test(name)) t.notOk(html.includes(name), `${name}: the raw name is nowhere in the page`);
     t.equal(JSON.parse(text('manifest.webmanifest')).name, name, `${name}: the manifest name`);
     t.equal(JSON.parse(text('config.json')).app_name, name, `${name}: config.json app_name`);
-    t.ok(zip.getEntries().every((e) => !e.entryName.includes(name)), `${name}: no entry is named after the app`);
+    t.ok(
+      zip.getEntries().every((e) => !e.entryName.includes(name)),
+      `${name}: no entry is named after the app`,
+    );
   }
 });
 
 t.test('a logo that is not an image: built with the default icons and no logo', async (t) => {
-  const site = await startFake(t, (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>not a logo</body></html>'));
+  const site = await startFake(t, (_request, response) =>
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>not a logo</body></html>'),
+  );
   const { id: event } = await createEvent(app, world.cast, 'Logo Fest', 'published');
   const patched = await call(app, {
     method: 'PATCH',
@@ -128,7 +140,11 @@ t.test('a logo that is not an image: built with the default icons and no logo', 
     body: { data: { type: 'event', id: event, attributes: { 'logo-url': `${site.url}/logo.png` } } },
   });
   t.equal(patched.status, 200, JSON.stringify(patched.body));
-  const started = await startBuild(app, { email: 'logo@example.org', app_name: 'Logo Fest', endpoint: `${PUBLIC_URL}/v1/events/${event}` });
+  const started = await startBuild(app, {
+    email: 'logo@example.org',
+    app_name: 'Logo Fest',
+    endpoint: `${PUBLIC_URL}/v1/events/${event}`,
+  });
   t.equal(started.status, 202);
   const task = await taskEnded(app, started.body.task_url);
   t.equal(task.state, 'SUCCESS', JSON.stringify(task));
@@ -142,7 +158,11 @@ t.test('a logo that is not an image: built with the default icons and no logo', 
     t.match(meta, { format: 'png', width: size, height: size }, `the default icon ${size}`);
   }
   t.match(zip.readAsText('index.html'), '<img id="logo" src="icons/icon-192.png"', 'the page shows the icon instead');
-  t.equal(JSON.parse(zip.readAsText('data.json')).event.logo, `${site.url}/logo.png`, 'the snapshot keeps the logo URL');
+  t.equal(
+    JSON.parse(zip.readAsText('data.json')).event.logo,
+    `${site.url}/logo.png`,
+    'the snapshot keeps the logo URL',
+  );
 });
 
 /** Sends a job to `queue` and waits until a worker completed it. */
@@ -157,8 +177,10 @@ async function ranJob(queue: string, data: object, options: { startAfter?: numbe
 }
 
 /** The task's row as stored, and the mails recorded with that subject. */
-const rowOf = async (id: string) => (await app.sql`select state, status, result, options, updated_at from tasks where id = ${id}`)[0];
-const mailsWith = async (subject: string) => (await app.sql`select count(*)::int as n from mails where subject = ${subject}`)[0]!.n as number;
+const rowOf = async (id: string) =>
+  (await app.sql`select state, status, result, options, updated_at from tasks where id = ${id}`)[0];
+const mailsWith = async (subject: string) =>
+  (await app.sql`select count(*)::int as n from mails where subject = ${subject}`)[0]!.n as number;
 
 t.test('a job sent again for a task that succeeded changes nothing and mails nothing', async (t) => {
   const started = await startBuild(app, { email: 'once@example.org', app_name: 'Once', endpoint: eventEndpoint });
@@ -173,16 +195,24 @@ t.test('a job sent again for a task that succeeded changes nothing and mails not
   t.strictSame(await rowOf(taskId), before, 'the build job left the task as it was');
   t.strictSame((await call(app, { url: started.body.task_url })).body, task, 'the task reads the same');
   t.equal(await mailsWith('Your app "Once" is ready'), 1, 'one "is ready" mail recorded');
-  t.equal(smtp.received.filter((m) => m.parsed.subject === 'Your app "Once" is ready').length, 1, 'one "is ready" mail received');
+  t.equal(
+    smtp.received.filter((m) => m.parsed.subject === 'Your app "Once" is ready').length,
+    1,
+    'one "is ready" mail received',
+  );
 
   await ranJob('task-abandoned', { taskId });
   t.strictSame(await rowOf(taskId), before, 'the abandoned-task job left it as it was too');
   t.equal(await mailsWith('Your app "Once" could not be built'), 0, 'no failure mail recorded');
-  t.notOk(smtp.received.some((m) => m.parsed.subject === 'Your app "Once" could not be built'), 'no failure mail received');
+  t.notOk(
+    smtp.received.some((m) => m.parsed.subject === 'Your app "Once" could not be built'),
+    'no failure mail received',
+  );
 });
 
 t.test('the task queues name task-abandoned as their dead letter queue', async (t) => {
-  const queues = await app.sql`select name, dead_letter from pgboss.queue where name in ('app-build', 'event-export', 'event-import', 'task-abandoned') order by name`;
+  const queues =
+    await app.sql`select name, dead_letter from pgboss.queue where name in ('app-build', 'event-export', 'event-import', 'task-abandoned') order by name`;
   t.strictSame(
     queues.map((q) => [q.name, q.dead_letter]),
     [
@@ -197,28 +227,48 @@ t.test('the task queues name task-abandoned as their dead letter queue', async (
 t.test('an abandoned app task ends FAILED and mails its requester the log, once', async (t) => {
   /** A waiting app task as the route writes it, with no build job running for it. */
   const waitingTask = async (t: Test, name: string, email: string) => {
-    const options = { email, app_name: name, endpoint: eventEndpoint, identifier: '0123456789abcdef', mailbox: email, client: '127.0.0.1' };
-    const [row] = await app.sql`insert into tasks (kind, options) values ('app', ${JSON.stringify(options)}::jsonb) returning id`;
+    const options = {
+      email,
+      app_name: name,
+      endpoint: eventEndpoint,
+      identifier: '0123456789abcdef',
+      mailbox: email,
+      client: '127.0.0.1',
+    };
+    const [row] =
+      await app.sql`insert into tasks (kind, options) values ('app', ${JSON.stringify(options)}::jsonb) returning id`;
     t.strictSame((await rowOf(row!.id))!.options, options, 'the options stored as an object');
     return row!.id as string;
   };
   /** The task ended as abandoned, with the one failure mail. */
   const assertAbandoned = async (t: Test, taskId: string, name: string, email: string) => {
     const task = await taskEnded(app, `/v1/tasks/${taskId}`);
-    t.strictSame(task, { state: 'FAILED', status: null, result: { __error: true, message: 'The task failed on the server' } });
+    t.strictSame(task, {
+      state: 'FAILED',
+      status: null,
+      result: { __error: true, message: 'The task failed on the server' },
+    });
     const mail = await mailWith(smtp, `Your app "${name}" could not be built`);
     t.strictSame(mail.envelope.to, [email], 'mailed to the requester');
     t.match(mail.parsed.text, `Your app "${name}" could not be built: The task failed on the server`);
     t.equal(mail.parsed.attachments.length, 1, 'one attachment');
     const [log] = mail.parsed.attachments;
     t.match(log, { filename: 'build.log', contentType: 'text/plain' });
-    t.match(log!.content.toString('utf8'), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z The build was given up: it did not end after 3 attempts\n$/, 'the log says why');
+    t.match(
+      log!.content.toString('utf8'),
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z The build was given up: it did not end after 3 attempts\n$/,
+      'the log says why',
+    );
     const before = await rowOf(taskId);
     // A second abandoned-task job for it (pg-boss may deliver one more than once) does nothing.
     await ranJob('task-abandoned', { taskId });
     t.strictSame(await rowOf(taskId), before, 'the task stays as it ended');
     t.equal(await mailsWith(`Your app "${name}" could not be built`), 1, 'one failure mail recorded');
-    t.equal(smtp.received.filter((m) => m.parsed.subject === `Your app "${name}" could not be built`).length, 1, 'one failure mail received');
+    t.equal(
+      smtp.received.filter((m) => m.parsed.subject === `Your app "${name}" could not be built`).length,
+      1,
+      'one failure mail received',
+    );
   };
 
   t.test('a job sent to task-abandoned', async (t) => {
@@ -237,6 +287,10 @@ t.test('an abandoned app task ends FAILED and mails its requester the log, once'
     t.equal(job?.state, 'failed', 'the build job failed for good');
     await assertAbandoned(t, taskId, 'Given up', 'given-up@example.org');
     const copies = await app.sql`select state from pgboss.job where name = 'task-abandoned' and source_id = ${jobId}`;
-    t.strictSame(copies.map((c) => c.state), ['completed'], 'its dead letter copy ran');
+    t.strictSame(
+      copies.map((c) => c.state),
+      ['completed'],
+      'its dead letter copy ran',
+    );
   });
 });

@@ -12,7 +12,11 @@ import { buildTestApp } from '../helpers/app.js';
 const URL = '/api/v2/generate';
 const ENDPOINT = 'https://api.example.org/v1/events/42';
 const { app } = await buildTestApp(t);
-const { app: limited } = await buildTestApp(t, { APPGEN_RATE_PER_EMAIL: '1', APPGEN_RATE_PER_IP: '100', APPGEN_RATE_WINDOW_SECONDS: '3600' });
+const { app: limited } = await buildTestApp(t, {
+  APPGEN_RATE_PER_EMAIL: '1',
+  APPGEN_RATE_PER_IP: '100',
+  APPGEN_RATE_WINDOW_SECONDS: '3600',
+});
 
 let n = 0;
 /** `requests.post(url, json=...)` (application/json), or `data=` a JSON text under another type. */
@@ -40,21 +44,34 @@ t.test('api.py: {email, endpoint} starts a build named after the event; any medi
     t.match(res.body.started_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     t.equal(res.body.task_url, `/v1/tasks/${res.body.task_id}`);
     const [row] = await app.sql`select kind, state, options from tasks where id = ${res.body.task_id}`;
-    t.match({ ...row }, { kind: 'app', state: 'WAITING', options: { email, app_name: null, endpoint: ENDPOINT, identifier: res.body.identifier } });
-    const jobs = await app.sql`select 1 from pgboss.job where name = 'app-build' and data->>'taskId' = ${res.body.task_id}`;
+    t.match(
+      { ...row },
+      {
+        kind: 'app',
+        state: 'WAITING',
+        options: { email, app_name: null, endpoint: ENDPOINT, identifier: res.body.identifier },
+      },
+    );
+    const jobs =
+      await app.sql`select 1 from pgboss.job where name = 'app-build' and data->>'taskId' = ${res.body.task_id}`;
     t.equal(jobs.length, 1, 'one build job');
     const status = await app.inject({ method: 'GET', url: `/api/v2/app/${res.body.task_id}/status` });
     t.strictSame(JSON.parse(status.body), { state: 'PENDING' }, 'the v2 status of a queued build');
   }
 });
 
-t.test('api.py: members it does not know (app_name included, as the reference ignores it) are named in warnings', async (t) => {
-  const res = await generate(JSON.stringify({ email: 'warned@example.org', endpoint: ENDPOINT, app_name: 'Mine', via_api: true }));
-  t.equal(res.status, 200, res.raw);
-  t.strictSame(res.body.warnings, ['unknown member "app_name" was ignored', 'unknown member "via_api" was ignored']);
-});
+t.test(
+  'api.py: members it does not know (app_name included, as the reference ignores it) are named in warnings',
+  async (t) => {
+    const res = await generate(
+      JSON.stringify({ email: 'warned@example.org', endpoint: ENDPOINT, app_name: 'Mine', via_api: true }),
+    );
+    t.equal(res.status, 200, res.raw);
+    t.strictSame(res.body.warnings, ['unknown member "app_name" was ignored', 'unknown member "via_api" was ignored']);
+  },
+);
 
-t.test('api.py, bad input: the reference\'s 400 messages, nothing written', async (t) => {
+t.test("api.py, bad input: the reference's 400 messages, nothing written", async (t) => {
   const before = await tasks();
   const cases: [string, string | undefined, string][] = [
     ['no body', undefined, 'invalid data'],
@@ -64,11 +81,27 @@ t.test('api.py, bad input: the reference\'s 400 messages, nothing written', asyn
     ['a number', '42', 'invalid data'],
     ['no e-mail', JSON.stringify({ endpoint: ENDPOINT }), 'Valid Email is required'],
     ['a bad e-mail', JSON.stringify({ email: 'nobody', endpoint: ENDPOINT }), 'Valid Email is required'],
-    ['an e-mail that is not a string', JSON.stringify({ email: ['a@example.org'], endpoint: ENDPOINT }), 'Valid Email is required'],
+    [
+      'an e-mail that is not a string',
+      JSON.stringify({ email: ['a@example.org'], endpoint: ENDPOINT }),
+      'Valid Email is required',
+    ],
     ['no endpoint', JSON.stringify({ email: 'a@example.org' }), 'Valid endpoint URL is required'],
-    ['a bad endpoint', JSON.stringify({ email: 'a@example.org', endpoint: 'file:///etc/passwd' }), 'Valid endpoint URL is required'],
-    ['credentials in the endpoint', JSON.stringify({ email: 'a@example.org', endpoint: 'http://u:p@host.example/v1/events/1' }), 'Valid endpoint URL is required'],
-    ['a port no fetch can use', JSON.stringify({ email: 'a@example.org', endpoint: 'https://api.example.org:99999/v1/events/1' }), 'Valid endpoint URL is required'],
+    [
+      'a bad endpoint',
+      JSON.stringify({ email: 'a@example.org', endpoint: 'file:///etc/passwd' }),
+      'Valid endpoint URL is required',
+    ],
+    [
+      'credentials in the endpoint',
+      JSON.stringify({ email: 'a@example.org', endpoint: 'http://u:p@host.example/v1/events/1' }),
+      'Valid endpoint URL is required',
+    ],
+    [
+      'a port no fetch can use',
+      JSON.stringify({ email: 'a@example.org', endpoint: 'https://api.example.org:99999/v1/events/1' }),
+      'Valid endpoint URL is required',
+    ],
   ];
   for (const [what, payload, message] of cases) {
     const res = await generate(payload);
@@ -78,7 +111,9 @@ t.test('api.py, bad input: the reference\'s 400 messages, nothing written', asyn
   const malformed = await generate('{"email": ', 'text/plain');
   t.equal(malformed.status, 400, `malformed JSON: ${malformed.raw}`);
   t.equal(malformed.body.status, 'error');
-  const big = await generate(JSON.stringify({ email: 'a@example.org', endpoint: ENDPOINT, pad: 'x'.repeat(17 * 1024) }));
+  const big = await generate(
+    JSON.stringify({ email: 'a@example.org', endpoint: ENDPOINT, pad: 'x'.repeat(17 * 1024) }),
+  );
   t.equal(big.status, 413, 'a body over 16 KiB');
   for (const method of ['GET', 'PUT', 'DELETE'] as const) {
     const res = await app.inject({ method, url: URL });
@@ -88,7 +123,11 @@ t.test('api.py, bad input: the reference\'s 400 messages, nothing written', asyn
 });
 
 t.test('api.py: the per-mailbox limit is the one api.php counts', async (t) => {
-  const first = await generate(JSON.stringify({ email: 'once@example.org', endpoint: ENDPOINT }), 'application/json', limited);
+  const first = await generate(
+    JSON.stringify({ email: 'once@example.org', endpoint: ENDPOINT }),
+    'application/json',
+    limited,
+  );
   t.equal(first.status, 200, first.raw);
   const again = await limited.inject({
     method: 'POST',
@@ -98,7 +137,11 @@ t.test('api.py: the per-mailbox limit is the one api.php counts', async (t) => {
     payload: JSON.stringify({ email: 'ONCE@example.org', app_name: 'A', endpoint: ENDPOINT }),
   });
   t.equal(again.statusCode, 429, 'api.php counts the v2 build');
-  const third = await generate(JSON.stringify({ email: 'once+tag@example.org', endpoint: ENDPOINT }), 'application/json', limited);
+  const third = await generate(
+    JSON.stringify({ email: 'once+tag@example.org', endpoint: ENDPOINT }),
+    'application/json',
+    limited,
+  );
   t.equal(third.status, 429);
   t.equal(third.body.code, 429);
   t.match(third.headers['retry-after'], /^[1-9][0-9]*$/);

@@ -25,55 +25,98 @@ const editor = await seedUser(a);
 const skill = { model: 'general', group: 'Science', language: 'en', skill: 'Planets' };
 const text = (n: number) => `::name Planets\n::author_email ${author.email}\nplanets\nVersion ${n}.`;
 
-const postForm = async (app: FastifyInstance, url: string, fields: Record<string, string>, files: Parameters<typeof multipart>[0] = []) => {
+const postForm = async (
+  app: FastifyInstance,
+  url: string,
+  fields: Record<string, string>,
+  files: Parameters<typeof multipart>[0] = [],
+) => {
   const body = multipart(files, fields);
   const res = await app.inject({ method: 'POST', url, payload: body.payload, headers: body.headers });
   return { status: res.statusCode, body: res.json() };
 };
-const ajaxGet = async (app: FastifyInstance, url: string, payload: Record<string, string>) => (await app.inject({ method: 'GET', url: cmsGet(url, payload) })).json();
+const ajaxGet = async (app: FastifyInstance, url: string, payload: Record<string, string>) =>
+  (await app.inject({ method: 'GET', url: cmsGet(url, payload) })).json();
 /** susi_skill_cms SkillCreator's save of an edit (src/components/SkillCreator/SkillCreator.js). */
 const modify = (app: FastifyInstance, content: string, changelog: string, token = editor.token) =>
   postForm(app, '/cms/modifySkill.json', {
-    OldModel: 'general', OldGroup: 'Science', OldLanguage: 'en', OldSkill: 'Planets', NewModel: 'general', NewGroup: 'Science', NewLanguage: 'en', NewSkill: 'Planets',
-    changelog, content, imageChanged: 'false', old_image_name: 'planets.png', new_image_name: 'planets.png', image_name_changed: 'false', access_token: token,
+    OldModel: 'general',
+    OldGroup: 'Science',
+    OldLanguage: 'en',
+    OldSkill: 'Planets',
+    NewModel: 'general',
+    NewGroup: 'Science',
+    NewLanguage: 'en',
+    NewSkill: 'Planets',
+    changelog,
+    content,
+    imageChanged: 'false',
+    old_image_name: 'planets.png',
+    new_image_name: 'planets.png',
+    image_name_changed: 'false',
+    access_token: token,
   });
-const history = async (app: FastifyInstance) => (await ajaxGet(app, '/cms/getSkillHistory.json', skill)).commits as { commitID: string; commit_message: string; author_mail: string }[];
+const history = async (app: FastifyInstance) =>
+  (await ajaxGet(app, '/cms/getSkillHistory.json', skill)).commits as {
+    commitID: string;
+    commit_message: string;
+    author_mail: string;
+  }[];
 const textOf = async (app: FastifyInstance) => (await ajaxGet(app, '/cms/getSkill.json', skill)).text as string;
 const head = (mirror: string) => git(mirror, 'rev-parse', 'HEAD').trim();
 
-t.test('a skill created through one process is read, modified and rolled back through the other, with one history', async (t) => {
-  const created = await postForm(
-    a,
-    '/cms/createSkill.json',
-    { ...skill, content: text(1), image_name: 'planets.png', access_token: author.token },
-    [['image', 'planets.png', await makeImage('png', 64, 64)]],
-  );
-  t.equal(created.body.accepted, true, JSON.stringify(created.body));
-  t.equal(await textOf(b), text(1), 'read through the other process at once');
-  const image = await b.inject({ method: 'GET', url: cmsGet('/cms/getImage.png', { ...skill, image: 'images/planets.png' }) });
-  t.same([image.statusCode, image.headers['content-type']], [200, 'image/jpeg'], 'and its image');
+t.test(
+  'a skill created through one process is read, modified and rolled back through the other, with one history',
+  async (t) => {
+    const created = await postForm(
+      a,
+      '/cms/createSkill.json',
+      { ...skill, content: text(1), image_name: 'planets.png', access_token: author.token },
+      [['image', 'planets.png', await makeImage('png', 64, 64)]],
+    );
+    t.equal(created.body.accepted, true, JSON.stringify(created.body));
+    t.equal(await textOf(b), text(1), 'read through the other process at once');
+    const image = await b.inject({
+      method: 'GET',
+      url: cmsGet('/cms/getImage.png', { ...skill, image: 'images/planets.png' }),
+    });
+    t.same([image.statusCode, image.headers['content-type']], [200, 'image/jpeg'], 'and its image');
 
-  t.equal((await modify(b, text(2), 'Second version')).body.accepted, true, 'modified through the other');
-  t.equal(await textOf(a), text(2));
-  const commits = await history(a);
-  t.same(commits.map((c) => c.commit_message), ['Second version', 'Created Planets']);
-  t.same(await history(b), commits, 'the same commits, with the same ids, on both');
+    t.equal((await modify(b, text(2), 'Second version')).body.accepted, true, 'modified through the other');
+    t.equal(await textOf(a), text(2));
+    const commits = await history(a);
+    t.same(
+      commits.map((c) => c.commit_message),
+      ['Second version', 'Created Planets'],
+    );
+    t.same(await history(b), commits, 'the same commits, with the same ids, on both');
 
-  // SkillRollBack.js: the old version by getFileAtCommitID, then modifySkill with its text.
-  const old = await ajaxGet(b, '/cms/getFileAtCommitID.json', { ...skill, commitID: commits[1]!.commitID });
-  t.equal(old.file, text(1));
-  t.equal((await modify(a, old.file, `Rollback to ${commits[1]!.commitID}`, author.token)).body.accepted, true);
-  t.equal(await textOf(b), text(1), 'rolled back through the first, seen by the other');
-  t.same((await history(b)).map((c) => c.author_mail), [author.email, editor.email, author.email]);
-  t.equal(head(mirrors.a), head(mirrors.b), 'both mirrors at the same commit');
-});
+    // SkillRollBack.js: the old version by getFileAtCommitID, then modifySkill with its text.
+    const old = await ajaxGet(b, '/cms/getFileAtCommitID.json', { ...skill, commitID: commits[1]!.commitID });
+    t.equal(old.file, text(1));
+    t.equal((await modify(a, old.file, `Rollback to ${commits[1]!.commitID}`, author.token)).body.accepted, true);
+    t.equal(await textOf(b), text(1), 'rolled back through the first, seen by the other');
+    t.same(
+      (await history(b)).map((c) => c.author_mail),
+      [author.email, editor.email, author.email],
+    );
+    t.equal(head(mirrors.a), head(mirrors.b), 'both mirrors at the same commit');
+  },
+);
 
 t.test('concurrent edits of one skill through both processes: every one is a commit, none lost', async (t) => {
   const edits = Array.from({ length: 12 }, (_, i) => ({ app: i % 2 ? b : a, n: 100 + i }));
   const answers = await Promise.all(edits.map(({ app, n }) => modify(app, text(n), `Edit ${n}`)));
-  t.same(answers.map((r) => r.body.accepted), edits.map(() => true));
+  t.same(
+    answers.map((r) => r.body.accepted),
+    edits.map(() => true),
+  );
   const messages = (await history(a)).map((c) => c.commit_message);
-  t.same(messages.filter((m) => m.startsWith('Edit ')).sort(), edits.map(({ n }) => `Edit ${n}`).sort(), 'twelve commits, one per edit');
+  t.same(
+    messages.filter((m) => m.startsWith('Edit ')).sort(),
+    edits.map(({ n }) => `Edit ${n}`).sort(),
+    'twelve commits, one per edit',
+  );
   const last = Number(/^Edit (\d+)$/.exec(messages[0]!)![1]);
   t.equal(await textOf(a), text(last), 'the text is the newest commit’s');
   t.equal(await textOf(b), text(last));
@@ -86,7 +129,12 @@ t.test('a commit made by hand in a mirror is published with that process’s nex
   commitDirectly(mirrors.a, { 'models/general/Science/en/Moons.txt': 'moons\nMany moons.' }, 'Moons by hand');
   t.equal((await modify(a, text(200), 'After the hand commit')).body.accepted, true);
   t.equal((await ajaxGet(b, '/cms/getSkill.json', { ...skill, skill: 'Moons' })).text, 'moons\nMany moons.');
-  t.same((await ajaxGet(b, '/cms/getSkillHistory.json', { ...skill, skill: 'Moons' })).commits.map((c: { commit_message: string }) => c.commit_message), ['Moons by hand']);
+  t.same(
+    (await ajaxGet(b, '/cms/getSkillHistory.json', { ...skill, skill: 'Moons' })).commits.map(
+      (c: { commit_message: string }) => c.commit_message,
+    ),
+    ['Moons by hand'],
+  );
 });
 
 t.test('a change whose publication fails is not made anywhere', async (t) => {

@@ -9,7 +9,22 @@ import { makeImage, multipart } from '../helpers/images.js';
 import { seedUser } from '../helpers/users.js';
 
 /** Names that must never become a path segment (sent as the value, encoded by URLSearchParams). */
-const BAD = ['..', '../x', '../../../../tmp/evil', 'a/b', '/abs', '.hidden', '.', '%2e%2e', '%2e%2e%2fx', '..\\x', 'a\\b', '\\abs', 'a\0b', '\0'];
+const BAD = [
+  '..',
+  '../x',
+  '../../../../tmp/evil',
+  'a/b',
+  '/abs',
+  '.hidden',
+  '.',
+  '%2e%2e',
+  '%2e%2e%2fx',
+  '..\\x',
+  'a\\b',
+  '\\abs',
+  'a\0b',
+  '\0',
+];
 /** Raw query values, decoded by the server into traversal. */
 const RAW = ['%2e%2e', '..%2fx', '%2e%2e%2f%2e%2e%2fevil', '%5c..%5cx', 'a%00b'];
 
@@ -42,7 +57,12 @@ t.test('skill name parameters', async (t) => {
   const head = git(repo, 'rev-parse', 'HEAD');
   const before = await tree(base);
 
-  const expect400 = (t: Test, res: { statusCode: number; body: string; headers: Record<string, unknown> }, what: string, label: string) => {
+  const expect400 = (
+    t: Test,
+    res: { statusCode: number; body: string; headers: Record<string, unknown> },
+    what: string,
+    label: string,
+  ) => {
     t.equal(res.statusCode, 400, `${label}: ${res.body}`);
     t.equal(res.headers['content-type'], 'application/json; charset=utf-8', label);
     let body: { accepted?: boolean; message?: string } = {};
@@ -55,33 +75,90 @@ t.test('skill name parameters', async (t) => {
   };
 
   t.test('createSkill', async (t) => {
-    const fields = { image_name: 'fine.jpg', model: 'general', group: 'Knowledge', language: 'en', skill: 'fine', content: 'x' };
-    const params = [['model', 'model'], ['group', 'group'], ['language', 'language'], ['skill', 'skill'], ['image_name', 'image']] as const;
+    const fields = {
+      image_name: 'fine.jpg',
+      model: 'general',
+      group: 'Knowledge',
+      language: 'en',
+      skill: 'fine',
+      content: 'x',
+    };
+    const params = [
+      ['model', 'model'],
+      ['group', 'group'],
+      ['language', 'language'],
+      ['skill', 'skill'],
+      ['image_name', 'image'],
+    ] as const;
     for (const [param, what] of params) {
       for (const bad of BAD) {
         const body = multipart([['image', 'i.png', png]], { ...fields, [param]: bad });
-        const res = await app.inject({ method: 'POST', url: '/cms/createSkill.json', payload: body.payload, headers: { ...body.headers, authorization: `JWT ${user.token}` } });
+        const res = await app.inject({
+          method: 'POST',
+          url: '/cms/createSkill.json',
+          payload: body.payload,
+          headers: { ...body.headers, authorization: `JWT ${user.token}` },
+        });
         expect400(t, res, what, `${param}=${JSON.stringify(bad)}`);
       }
     }
   });
 
   const queries: [url: string, params: Record<string, string>, names: [string, string][]][] = [
-    ['/cms/modifySkill.json', { skill: 'ok', content: 'changed', changelog: 'evil', access_token: user.token }, [['model', 'model'], ['group', 'group'], ['language', 'language'], ['skill', 'skill']]],
+    [
+      '/cms/modifySkill.json',
+      { skill: 'ok', content: 'changed', changelog: 'evil', access_token: user.token },
+      [
+        ['model', 'model'],
+        ['group', 'group'],
+        ['language', 'language'],
+        ['skill', 'skill'],
+      ],
+    ],
     ['/cms/getGroups.json', {}, [['model', 'model']]],
-    ['/cms/getAllLanguages.json', {}, [['model', 'model'], ['group', 'group']]],
-    ['/cms/getLanguage.json', { skill: 'ok' }, [['model', 'model'], ['group', 'group'], ['skill', 'skill']]],
-    ['/cms/getSkill.json', { skill: 'ok' }, [['model', 'model'], ['group', 'group'], ['language', 'language'], ['skill', 'skill']]],
+    [
+      '/cms/getAllLanguages.json',
+      {},
+      [
+        ['model', 'model'],
+        ['group', 'group'],
+      ],
+    ],
+    [
+      '/cms/getLanguage.json',
+      { skill: 'ok' },
+      [
+        ['model', 'model'],
+        ['group', 'group'],
+        ['skill', 'skill'],
+      ],
+    ],
+    [
+      '/cms/getSkill.json',
+      { skill: 'ok' },
+      [
+        ['model', 'model'],
+        ['group', 'group'],
+        ['language', 'language'],
+        ['skill', 'skill'],
+      ],
+    ],
   ];
   for (const [url, params, names] of queries) {
     t.test(url, async (t) => {
       for (const [param, what] of names) {
         for (const bad of BAD) {
-          const res = await app.inject({ method: 'GET', url: `${url}?${new URLSearchParams({ ...params, [param]: bad })}` });
+          const res = await app.inject({
+            method: 'GET',
+            url: `${url}?${new URLSearchParams({ ...params, [param]: bad })}`,
+          });
           expect400(t, res, what, `${param}=${JSON.stringify(bad)}`);
         }
         for (const raw of RAW) {
-          const res = await app.inject({ method: 'GET', url: `${url}?${new URLSearchParams(Object.entries(params).filter(([k]) => k !== param))}&${param}=${raw}` });
+          const res = await app.inject({
+            method: 'GET',
+            url: `${url}?${new URLSearchParams(Object.entries(params).filter(([k]) => k !== param))}&${param}=${raw}`,
+          });
           expect400(t, res, what, `${param}=${raw} (raw)`);
         }
       }

@@ -29,18 +29,38 @@ t.test('susi_skill_cms src/components/SkillCardGrid/SkillCardGrid.js: card image
   // The editor's createSkill (SkillCreator): multipart, token in the form, `::image images/<name>` in the text.
   const png = await makeImage('png', 300, 200);
   const form = multipart([['image', 'quiz.png', png]], {
-    model: 'general', group: GAMES, language: 'en', skill: 'quiz_time', image_name: 'quiz.jpg', access_token: author.token,
-    content: '::name Quiz Time\n::author Ada\n::image images/quiz.jpg\n::description A quiz\n!example:start a quiz\nstart a quiz\nFirst question!\n',
+    model: 'general',
+    group: GAMES,
+    language: 'en',
+    skill: 'quiz_time',
+    image_name: 'quiz.jpg',
+    access_token: author.token,
+    content:
+      '::name Quiz Time\n::author Ada\n::image images/quiz.jpg\n::description A quiz\n!example:start a quiz\nstart a quiz\nFirst question!\n',
   });
-  const created = await app.inject({ method: 'POST', url: '/cms/createSkill.json', payload: form.payload, headers: form.headers });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/cms/createSkill.json',
+    payload: form.payload,
+    headers: form.headers,
+  });
   t.equal(created.json().accepted, true, JSON.stringify(created.json()));
 
-  const metrics = await app.inject({ method: 'GET', url: cmsGet('/cms/getSkillMetricsData.json', { language: 'en' }, author.token) });
+  const metrics = await app.inject({
+    method: 'GET',
+    url: cmsGet('/cms/getSkillMetricsData.json', { language: 'en' }, author.token),
+  });
   const card = metrics.json().metrics[GAMES].find((r: { skill_tag: string }) => r.skill_tag === 'quiz_time');
   t.match(card, { skill_name: 'Quiz Time', image: 'images/quiz.jpg', model: 'general', group: GAMES, language: 'en' });
 
-  const cardUrl = browserUrl(`/cms/getImage.png?model=${card.model}&language=${card.language}&group=${card.group}&image=${card.image}`);
-  t.equal(cardUrl, '/cms/getImage.png?model=general&language=en&group=Games,%20Trivia%20and%20Accessories&image=images/quiz.jpg', 'the URL as the browser sends it');
+  const cardUrl = browserUrl(
+    `/cms/getImage.png?model=${card.model}&language=${card.language}&group=${card.group}&image=${card.image}`,
+  );
+  t.equal(
+    cardUrl,
+    '/cms/getImage.png?model=general&language=en&group=Games,%20Trivia%20and%20Accessories&image=images/quiz.jpg',
+    'the URL as the browser sends it',
+  );
   const image = await app.inject({ method: 'GET', url: cardUrl });
   t.equal(image.statusCode, 200);
   t.equal(image.headers['content-type'], 'image/jpeg');
@@ -53,17 +73,37 @@ t.test('susi_skill_cms src/components/SkillCardGrid/SkillCardGrid.js: card image
   t.equal(image.headers['access-control-allow-origin'], '*');
 
   t.test('conditional GET', async (t) => {
-    const byTag = await app.inject({ method: 'GET', url: cardUrl, headers: { 'if-none-match': String(image.headers.etag) } });
+    const byTag = await app.inject({
+      method: 'GET',
+      url: cardUrl,
+      headers: { 'if-none-match': String(image.headers.etag) },
+    });
     t.equal(byTag.statusCode, 304);
     t.equal(byTag.rawPayload.length, 0);
     t.equal(byTag.headers.etag, image.headers.etag);
-    const weak = await app.inject({ method: 'GET', url: cardUrl, headers: { 'if-none-match': `"other", ${String(image.headers.etag).slice(2)}` } });
+    const weak = await app.inject({
+      method: 'GET',
+      url: cardUrl,
+      headers: { 'if-none-match': `"other", ${String(image.headers.etag).slice(2)}` },
+    });
     t.equal(weak.statusCode, 304, 'the opaque tag in a list matches (weak comparison)');
-    const changed = await app.inject({ method: 'GET', url: cardUrl, headers: { 'if-none-match': '"other"', 'if-modified-since': new Date(Date.now() + 60_000).toUTCString() } });
+    const changed = await app.inject({
+      method: 'GET',
+      url: cardUrl,
+      headers: { 'if-none-match': '"other"', 'if-modified-since': new Date(Date.now() + 60_000).toUTCString() },
+    });
     t.equal(changed.statusCode, 200, 'If-None-Match wins over If-Modified-Since');
-    const since = await app.inject({ method: 'GET', url: cardUrl, headers: { 'if-modified-since': String(image.headers['last-modified']) } });
+    const since = await app.inject({
+      method: 'GET',
+      url: cardUrl,
+      headers: { 'if-modified-since': String(image.headers['last-modified']) },
+    });
     t.equal(since.statusCode, 304);
-    const older = await app.inject({ method: 'GET', url: cardUrl, headers: { 'if-modified-since': new Date(0).toUTCString() } });
+    const older = await app.inject({
+      method: 'GET',
+      url: cardUrl,
+      headers: { 'if-modified-since': new Date(0).toUTCString() },
+    });
     t.equal(older.statusCode, 200);
     t.equal(older.headers['content-type'], 'image/jpeg');
   });
@@ -78,7 +118,11 @@ t.test('susi_skill_cms src/components/SkillCardGrid/SkillCardGrid.js: card image
       'models/general/Knowledge/en/images/pic.webp': webp,
       'models/general/Knowledge/en/images/notes.png': 'not an image at all',
     });
-    const get = (image: string) => app.inject({ method: 'GET', url: browserUrl(`/cms/getImage.png?model=general&language=en&group=Knowledge&image=${image}`) });
+    const get = (image: string) =>
+      app.inject({
+        method: 'GET',
+        url: browserUrl(`/cms/getImage.png?model=general&language=en&group=Knowledge&image=${image}`),
+      });
     let res = await get('images/anim.gif');
     t.equal(res.headers['content-type'], 'image/gif');
     t.same(res.rawPayload, gif);
@@ -86,7 +130,10 @@ t.test('susi_skill_cms src/components/SkillCardGrid/SkillCardGrid.js: card image
     t.equal(res.headers['content-type'], 'image/png');
     res = await get('images/pic.webp');
     t.equal(res.headers['content-type'], 'image/webp');
-    commitDirectly(repo, { 'models/general/Knowledge/en/images/logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' });
+    commitDirectly(repo, {
+      'models/general/Knowledge/en/images/logo.svg':
+        '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    });
     res = await get('images/logo.svg');
     t.equal(res.headers['content-type'], 'image/svg+xml');
     t.match(res.headers['content-security-policy'], /sandbox/, 'an SVG runs no script');
@@ -98,7 +145,12 @@ t.test('susi_skill_cms src/components/SkillCardGrid/SkillCardGrid.js: card image
   });
 
   t.test('the default image, never a 404: missing images and bad names', async (t) => {
-    const defaultBytes = (await app.inject({ method: 'GET', url: '/cms/getImage.png?model=general&language=en&group=Knowledge&image=images/none.png' })).rawPayload;
+    const defaultBytes = (
+      await app.inject({
+        method: 'GET',
+        url: '/cms/getImage.png?model=general&language=en&group=Knowledge&image=images/none.png',
+      })
+    ).rawPayload;
     t.match(await sharp(defaultBytes).metadata(), { format: 'png' });
     const urls = [
       '/cms/getImage.png',
@@ -131,7 +183,10 @@ t.test('susi_skill_cms src/components/SkillCardGrid/SkillCardGrid.js: card image
 
   t.test('a link inside the repository is not followed', async (t) => {
     symlinkSync('/etc/hostname', join(repo, 'models', 'general', 'Knowledge', 'en', 'images', 'link.png'));
-    const res = await app.inject({ method: 'GET', url: '/cms/getImage.png?model=general&language=en&group=Knowledge&image=images/link.png' });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/cms/getImage.png?model=general&language=en&group=Knowledge&image=images/link.png',
+    });
     t.equal(res.headers['content-type'], 'image/png');
     t.match(await sharp(res.rawPayload).metadata(), { width: 128, height: 128 });
   });
@@ -148,13 +203,22 @@ t.test('susi_skill_cms src/components/SkillCardGrid/SkillCardGrid.js: card image
   t.test("a private bot's image: access_token instead of model", async (t) => {
     const botImage = await makeImage('png', 20, 20);
     commitDirectly(repo, { [`private/${author.id}/Knowledge/en/images/bot.png`]: botImage });
-    const own = await app.inject({ method: 'GET', url: cmsGet('/cms/getImage.png', { group: 'Knowledge', language: 'en', image: 'images/bot.png' }, author.token) });
+    const own = await app.inject({
+      method: 'GET',
+      url: cmsGet('/cms/getImage.png', { group: 'Knowledge', language: 'en', image: 'images/bot.png' }, author.token),
+    });
     t.same(own.rawPayload, botImage, "the caller's own bot image");
     t.match(own.headers['cache-control'], /^private/);
-    const foreign = await app.inject({ method: 'GET', url: cmsGet('/cms/getImage.png', { group: 'Knowledge', language: 'en', image: 'images/bot.png' }, other.token) });
+    const foreign = await app.inject({
+      method: 'GET',
+      url: cmsGet('/cms/getImage.png', { group: 'Knowledge', language: 'en', image: 'images/bot.png' }, other.token),
+    });
     t.not(Buffer.compare(foreign.rawPayload, botImage), 0, "another user's token: not that image");
     t.equal(foreign.headers['content-type'], 'image/png');
-    const asPublic = await app.inject({ method: 'GET', url: '/cms/getImage.png?model=general&group=Knowledge&language=en&image=images/bot.png' });
+    const asPublic = await app.inject({
+      method: 'GET',
+      url: '/cms/getImage.png?model=general&group=Knowledge&language=en&image=images/bot.png',
+    });
     t.not(Buffer.compare(asPublic.rawPayload, botImage), 0, 'not under models/: the default image');
   });
 });

@@ -6,7 +6,15 @@ import { users } from '../../db/schema/index.js';
 import { hashPassword } from '../../src/auth/password.js';
 import { buildTestApp, call } from '../helpers/app.js';
 import { expectAuthError, tokenWorks } from '../helpers/auth.js';
-import { CURRENT_PARAMETERS, countUsers, createUser, expectError, hashParameters, storedHash, storeLegacyHash } from '../helpers/users.js';
+import {
+  CURRENT_PARAMETERS,
+  countUsers,
+  createUser,
+  expectError,
+  hashParameters,
+  storedHash,
+  storeLegacyHash,
+} from '../helpers/users.js';
 
 const PATHS = ['/v1/auth/login', '/auth/session'];
 const MB = 1024 * 1024;
@@ -38,11 +46,20 @@ t.test('login', async (t) => {
 
     t.test(`${path} takes the email as username, as the web front end sends it, and ignores remember-me`, async (t) => {
       for (const rememberMe of [true, false]) {
-        const res = await post(path, { username: user.email, password: user.password, 'remember-me': rememberMe, 'include-in-response': rememberMe });
+        const res = await post(path, {
+          username: user.email,
+          password: user.password,
+          'remember-me': rememberMe,
+          'include-in-response': rememberMe,
+        });
         t.equal(res.status, 200, `remember-me ${rememberMe}`);
         t.same(Object.keys(res.body), ['access_token', 'refresh_token'], 'both tokens, whatever remember-me says');
       }
-      const both = await post(path, { email: user.email, username: 'someone.else@example.com', password: user.password });
+      const both = await post(path, {
+        email: user.email,
+        username: 'someone.else@example.com',
+        password: user.password,
+      });
       t.equal(both.status, 200, 'email wins over username');
     });
 
@@ -84,12 +101,18 @@ t.test('login', async (t) => {
     const doomed = await createUser(app);
     t.equal((await call(app, { method: 'DELETE', url: `/v1/users/${doomed.id}`, token: doomed.token })).status, 200);
     for (const path of PATHS) {
-      expectAuthError(t, await post(path, { email: doomed.email, password: doomed.password }), 401, { detail: 'Invalid credentials' });
+      expectAuthError(t, await post(path, { email: doomed.email, password: doomed.password }), 401, {
+        detail: 'Invalid credentials',
+      });
     }
   });
 
   t.test('the JSON:API media type is accepted as well', async (t) => {
-    const res = await post('/v1/auth/login', { email: user.email, password: user.password }, { 'content-type': 'application/vnd.api+json' });
+    const res = await post(
+      '/v1/auth/login',
+      { email: user.email, password: user.password },
+      { 'content-type': 'application/vnd.api+json' },
+    );
     t.equal(res.status, 200);
   });
 
@@ -129,7 +152,11 @@ t.test('login', async (t) => {
         expectAuthError(t, res, status, pointer !== undefined ? { pointer } : {});
       }
       expectAuthError(t, await post(path, JSON.stringify(ok), { 'content-type': 'text/plain' }), 415);
-      expectAuthError(t, await post(path, 'email=a@b.c&password=x', { 'content-type': 'application/x-www-form-urlencoded' }), 415);
+      expectAuthError(
+        t,
+        await post(path, 'email=a@b.c&password=x', { 'content-type': 'application/x-www-form-urlencoded' }),
+        415,
+      );
       const get = await app.inject({ method: 'GET', url: path });
       expectError(t, { status: get.statusCode, headers: get.headers, body: get.json() }, 405);
       t.equal(get.headers.allow, 'POST');
@@ -138,16 +165,26 @@ t.test('login', async (t) => {
   });
 });
 
-t.test('hashes made with other parameters than OWASP\'s are upgraded at the next successful login', async (t) => {
+t.test("hashes made with other parameters than OWASP's are upgraded at the next successful login", async (t) => {
   const { app, queries, resetQueries } = await buildTestApp(t);
   const login = async (email: string, password: string) =>
-    app.inject({ method: 'POST', url: '/v1/auth/login', headers: { 'content-type': 'application/json' }, payload: { email, password } });
+    app.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: { email, password },
+    });
   const generation = async (id: string) =>
-    (await app.db.select({ g: users.tokenGeneration }).from(users).where(eq(users.id, Number(id))))[0]!.g;
+    (
+      await app.db
+        .select({ g: users.tokenGeneration })
+        .from(users)
+        .where(eq(users.id, Number(id)))
+    )[0]!.g;
 
   t.test('in the statements a login makes anyway, whatever the old parameters', async (t) => {
     const OLD: [string, argon2.HashOptions][] = [
-      ['the library\'s default', { type: argon2.argon2id }],
+      ["the library's default", { type: argon2.argon2id }],
       ['argon2i with the same m, t, p', { type: argon2.argon2i, memoryCost: 19_456, timeCost: 2, parallelism: 1 }],
       ['argon2id with t=1', { type: argon2.argon2id, memoryCost: 19_456, timeCost: 1, parallelism: 1 }],
       ['argon2id with 4 lanes', { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 4 }],
@@ -188,8 +225,15 @@ t.test('hashes made with other parameters than OWASP\'s are upgraded at the next
       t.equal((await login(user.email, password)).statusCode, 401);
     }
     t.equal(await storedHash(app, user.id), old, 'wrong passwords');
-    await app.db.update(users).set({ isBlocked: true }).where(eq(users.id, Number(user.id)));
-    t.equal((await login(user.email, user.password)).statusCode, 403, 'the right password of a blocked account is refused');
+    await app.db
+      .update(users)
+      .set({ isBlocked: true })
+      .where(eq(users.id, Number(user.id)));
+    t.equal(
+      (await login(user.email, user.password)).statusCode,
+      403,
+      'the right password of a blocked account is refused',
+    );
     t.equal(await storedHash(app, user.id), old, 'and upgrades nothing');
   });
 

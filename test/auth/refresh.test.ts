@@ -46,11 +46,20 @@ t.test('the token in the Authorization header (JWT or Bearer), or in the body, w
   const user = await seedUser(app);
   const { refresh_token, access_token } = await loginPair(app, user.email, user.password);
   await renewed(t, refresh_token, 'header');
-  const bearer = await post(app, '/v1/auth/token/refresh', {}, { headers: { authorization: `Bearer ${refresh_token}` } });
+  const bearer = await post(
+    app,
+    '/v1/auth/token/refresh',
+    {},
+    { headers: { authorization: `Bearer ${refresh_token}` } },
+  );
   t.equal(bearer.status, 200, 'Bearer works too');
   const both = await post(app, '/v1/auth/token/refresh', { refresh_token }, { token: access_token });
   t.equal(both.status, 200, 'the body wins over an access token in the header');
-  const noBody = await app.inject({ method: 'POST', url: '/v1/auth/token/refresh', headers: { authorization: `JWT ${refresh_token}` } });
+  const noBody = await app.inject({
+    method: 'POST',
+    url: '/v1/auth/token/refresh',
+    headers: { authorization: `JWT ${refresh_token}` },
+  });
   t.equal(noBody.statusCode, 200, 'no body at all: the header is enough');
 });
 
@@ -63,8 +72,11 @@ t.test('rotation: each used token retires its parent; presenting a retired one e
   const replay = await refresh(app, t1.refresh_token);
   expectAuthError(t, replay, 401, { detail: /replaced by another one that was used; the login has ended/ });
   t.match(await loginOf(t0.access_token), { end_reason: 'reuse' });
-  for (const pair of [t0, t1, t2, t3]) t.equal(await tokenWorks(app, pair.access_token), 401, 'every access token of the login ended');
-  expectAuthError(t, await refresh(app, t3.refresh_token), 401, { detail: 'The login of this refresh token has ended' });
+  for (const pair of [t0, t1, t2, t3])
+    t.equal(await tokenWorks(app, pair.access_token), 401, 'every access token of the login ended');
+  expectAuthError(t, await refresh(app, t3.refresh_token), 401, {
+    detail: 'The login of this refresh token has ended',
+  });
   const other = await loginPair(app, user.email, user.password);
   t.equal(await tokenWorks(app, other.access_token), 200, 'a new login of the account is unaffected');
 });
@@ -88,19 +100,26 @@ t.test('a client that retries a refresh whose answer it lost keeps working', asy
   await renewed(t, t2again.refresh_token);
 });
 
-t.test('theft: the thief and the owner both advance a chain from one token; the second chain ends the login', async (t) => {
-  const user = await seedUser(app);
-  const t0 = await loginPair(app, user.email, user.password);
-  const stolen = await renewed(t, t0.refresh_token);
-  const thief = await renewed(t, stolen.refresh_token);
-  const owner = await renewed(t, stolen.refresh_token);
-  t.equal((await refresh(app, thief.refresh_token)).status, 200, 'the first chain goes on: the token it came from is retired');
-  expectAuthError(t, await refresh(app, owner.refresh_token), 401, { detail: /the login has ended/ });
-  t.match(await loginOf(t0.access_token), { end_reason: 'reuse' });
-  t.equal(await tokenWorks(app, thief.access_token), 401, "the thief's access token ended with the login");
-});
+t.test(
+  'theft: the thief and the owner both advance a chain from one token; the second chain ends the login',
+  async (t) => {
+    const user = await seedUser(app);
+    const t0 = await loginPair(app, user.email, user.password);
+    const stolen = await renewed(t, t0.refresh_token);
+    const thief = await renewed(t, stolen.refresh_token);
+    const owner = await renewed(t, stolen.refresh_token);
+    t.equal(
+      (await refresh(app, thief.refresh_token)).status,
+      200,
+      'the first chain goes on: the token it came from is retired',
+    );
+    expectAuthError(t, await refresh(app, owner.refresh_token), 401, { detail: /the login has ended/ });
+    t.match(await loginOf(t0.access_token), { end_reason: 'reuse' });
+    t.equal(await tokenWorks(app, thief.access_token), 401, "the thief's access token ended with the login");
+  },
+);
 
-t.test('theft of the front end\'s token: when the thief rotates, the owner\'s next refresh ends the login', async (t) => {
+t.test("theft of the front end's token: when the thief rotates, the owner's next refresh ends the login", async (t) => {
   const user = await seedUser(app);
   const first = await loginPair(app, user.email, user.password);
   const thief = await renewed(t, first.refresh_token);
@@ -113,10 +132,18 @@ t.test('concurrent refreshes with one token are judged one after the other', asy
   const user = await seedUser(app);
   const t0 = await loginPair(app, user.email, user.password);
   const parallel = await Promise.all(Array.from({ length: 6 }, () => refresh(app, t0.refresh_token)));
-  t.same(parallel.map((r) => r.status), [200, 200, 200, 200, 200, 200], 'one token, several children: allowed');
+  t.same(
+    parallel.map((r) => r.status),
+    [200, 200, 200, 200, 200, 200],
+    'one token, several children: allowed',
+  );
   const siblings = parallel.map((r) => r.body.refresh_token as string);
   const used = await Promise.all(siblings.slice(0, 2).map((s) => refresh(app, s)));
-  t.same(used.map((r) => r.status).sort(), [200, 401], 'two chains from one token: the second to arrive ends the login');
+  t.same(
+    used.map((r) => r.status).sort(),
+    [200, 401],
+    'two chains from one token: the second to arrive ends the login',
+  );
 });
 
 t.test('a refresh token expires JWT_REFRESH_EXPIRES_IN after it was issued', async (t) => {
@@ -146,7 +173,13 @@ t.test('refresh tokens are stored as their SHA-256 only; logins are kept until t
   t.ok(login!.seconds >= 86400, 'a login lasts at least as long as the access tokens it issues');
   await app.sql`update logins set expires_at = now() - interval '1 second' where id = ${sidOf(pair.access_token)}`;
   await loginPair(app, user.email, user.password);
-  t.equal((await app.sql`select 1 from refresh_tokens where token_hash = ${createHash('sha256').update(next.refresh_token).digest()}`).length, 0, 'the next login deleted the expired one with its tokens');
+  t.equal(
+    (
+      await app.sql`select 1 from refresh_tokens where token_hash = ${createHash('sha256').update(next.refresh_token).digest()}`
+    ).length,
+    0,
+    'the next login deleted the expired one with its tokens',
+  );
 });
 
 t.test('refusals: 4xx error documents with error, never a 500', async (t) => {
@@ -168,14 +201,23 @@ t.test('refusals: 4xx error documents with error, never a 500', async (t) => {
     t.equal(res.status, status, what);
     expectAuthError(t, res, status, pointer !== undefined ? { pointer } : {});
   }
-  const text = await app.inject({ method: 'POST', url: '/v1/auth/token/refresh', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+  const text = await app.inject({
+    method: 'POST',
+    url: '/v1/auth/token/refresh',
+    headers: { 'content-type': 'text/plain' },
+    payload: 'x',
+  });
   expectAuthError(t, { status: text.statusCode, headers: text.headers, body: text.json() }, 415);
 });
 
 t.test('deleting the account ends its logins', async (t) => {
   const user = await seedUser(app);
   const pair = await loginPair(app, user.email, user.password);
-  const res = await app.inject({ method: 'DELETE', url: `/v1/users/${user.id}`, headers: { authorization: `JWT ${pair.access_token}` } });
+  const res = await app.inject({
+    method: 'DELETE',
+    url: `/v1/users/${user.id}`,
+    headers: { authorization: `JWT ${pair.access_token}` },
+  });
   t.equal(res.statusCode, 200);
   expectAuthError(t, await refresh(app, pair.refresh_token), 401);
   t.match(await loginOf(pair.access_token), { end_reason: 'deleted' });
@@ -186,12 +228,21 @@ t.test('failed refreshes count per client address like failed logins; a success 
   const user = await seedUser(limited);
   const pair = await loginPair(limited, user.email, user.password);
   const from = (remoteAddress: string, token: string) =>
-    limited.inject({ method: 'POST', url: '/v1/auth/token/refresh', remoteAddress, headers: { 'content-type': 'application/json' }, payload: { refresh_token: token } });
-  for (let i = 0; i < 5; i++) t.equal((await from('203.0.113.5', pair.refresh_token)).statusCode, 200, `success ${i + 1} counts nothing`);
+    limited.inject({
+      method: 'POST',
+      url: '/v1/auth/token/refresh',
+      remoteAddress,
+      headers: { 'content-type': 'application/json' },
+      payload: { refresh_token: token },
+    });
+  for (let i = 0; i < 5; i++)
+    t.equal((await from('203.0.113.5', pair.refresh_token)).statusCode, 200, `success ${i + 1} counts nothing`);
   for (let i = 0; i < 3; i++) t.equal((await from('203.0.113.5', `wrong-${i}`)).statusCode, 401);
   const limitedAnswer = await from('203.0.113.5', pair.refresh_token);
   t.equal(limitedAnswer.statusCode, 429, 'past the limit even a good token is refused');
   t.match(limitedAnswer.headers['retry-after'], /^\d+$/);
-  expectAuthError(t, { status: 429, headers: limitedAnswer.headers, body: limitedAnswer.json() }, 429, { detail: /^Too many failed attempts/ });
+  expectAuthError(t, { status: 429, headers: limitedAnswer.headers, body: limitedAnswer.json() }, 429, {
+    detail: /^Too many failed attempts/,
+  });
   t.equal((await from('203.0.113.6', pair.refresh_token)).statusCode, 200, 'another client address is not limited');
 });

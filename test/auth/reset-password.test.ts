@@ -12,11 +12,17 @@ import { startSmtp } from '../helpers/smtp.js';
 import { expectError, login, seedUser } from '../helpers/users.js';
 
 const smtp = await startSmtp(t);
-const { app } = await buildTestApp(t, { ROLE: 'all', SMTP_URL: smtp.url, MAIL_RATE_PER_RECIPIENT: '2', PASSWORD_RESET_EXPIRES_IN: '900' });
+const { app } = await buildTestApp(t, {
+  ROLE: 'all',
+  SMTP_URL: smtp.url,
+  MAIL_RATE_PER_RECIPIENT: '2',
+  PASSWORD_RESET_EXPIRES_IN: '900',
+});
 await setFrontendUrl(app);
 
 const ask = (email: string) => post(app, '/v1/auth/reset-password', { data: { email } });
-const reset = (token: string, password: string) => post(app, '/v1/auth/reset-password', { data: { token, password } }, { method: 'PATCH' });
+const reset = (token: string, password: string) =>
+  post(app, '/v1/auth/reset-password', { data: { token, password } }, { method: 'PATCH' });
 const SENT = { message: "If your email was registered with us, you'll get an email with reset link shortly" };
 
 t.test('no enumeration: the same answer, and the same limits, whether or not an account has the address', async (t) => {
@@ -29,36 +35,45 @@ t.test('no enumeration: the same answer, and the same limits, whether or not an 
     t.equal(res.headers['content-type'], 'application/json; charset=utf-8');
   }
   const limits = [await ask(user.email), await ask('nobody@example.com')];
-  t.same(limits.map((r) => r.status), [429, 429], 'the third request for either address is refused alike');
+  t.same(
+    limits.map((r) => r.status),
+    [429, 429],
+    'the third request for either address is refused alike',
+  );
   t.same(limits[0]!.body, limits[1]!.body);
   await nthMailTo(smtp, user.email, 2);
   t.equal(mailsTo(smtp, 'nobody@example.com').length, 0, 'no mail to an address without an account');
 });
 
-t.test('the mailed link sets a new password once; it ends every login and the other links, and verifies the address', async (t) => {
-  const user = await seedUser(app);
-  const earlier = await loginPair(app, user.email, user.password);
-  await ask(user.email);
-  await ask(user.email);
-  const first = linkIn(await nthMailTo(smtp, user.email, 1), '/reset-password');
-  const second = linkIn(await nthMailTo(smtp, user.email, 2), '/reset-password');
-  const mail = mailsTo(smtp, user.email)[0]!;
-  t.match(mail.parsed.subject, /^Reset your password for Open Event$/);
-  t.match(mail.parsed.text, /within 15 minutes/);
-  t.equal(`${second.url.origin}${second.url.pathname}`, `${FRONTEND_ORIGIN}/reset-password`);
+t.test(
+  'the mailed link sets a new password once; it ends every login and the other links, and verifies the address',
+  async (t) => {
+    const user = await seedUser(app);
+    const earlier = await loginPair(app, user.email, user.password);
+    await ask(user.email);
+    await ask(user.email);
+    const first = linkIn(await nthMailTo(smtp, user.email, 1), '/reset-password');
+    const second = linkIn(await nthMailTo(smtp, user.email, 2), '/reset-password');
+    const mail = mailsTo(smtp, user.email)[0]!;
+    t.match(mail.parsed.subject, /^Reset your password for Open Event$/);
+    t.match(mail.parsed.text, /within 15 minutes/);
+    t.equal(`${second.url.origin}${second.url.pathname}`, `${FRONTEND_ORIGIN}/reset-password`);
 
-  const res = await reset(second.token, 'my new password');
-  t.equal(res.status, 200);
-  t.same(res.body, { id: user.id, email: user.email });
-  t.type(await login(app, user.email, 'my new password'), 'string');
-  t.equal(await tokenWorks(app, earlier.access_token), 401, 'the login from before ended');
-  t.equal(await tokenWorks(app, user.token), 401, 'a token of no login ended too');
-  const [row] = await app.sql<{ v: boolean }[]>`select is_verified as v from users where id = ${Number(user.id)}`;
-  t.ok(row!.v, 'the mailbox is proven: the address is verified');
-  expectError(t, await reset(second.token, 'another password'), 400, { detail: 'This password reset link is invalid, expired or used already' });
-  expectError(t, await reset(first.token, 'another password'), 400);
-  t.type(await login(app, user.email, 'my new password'), 'string', 'used and older links changed nothing');
-});
+    const res = await reset(second.token, 'my new password');
+    t.equal(res.status, 200);
+    t.same(res.body, { id: user.id, email: user.email });
+    t.type(await login(app, user.email, 'my new password'), 'string');
+    t.equal(await tokenWorks(app, earlier.access_token), 401, 'the login from before ended');
+    t.equal(await tokenWorks(app, user.token), 401, 'a token of no login ended too');
+    const [row] = await app.sql<{ v: boolean }[]>`select is_verified as v from users where id = ${Number(user.id)}`;
+    t.ok(row!.v, 'the mailbox is proven: the address is verified');
+    expectError(t, await reset(second.token, 'another password'), 400, {
+      detail: 'This password reset link is invalid, expired or used already',
+    });
+    expectError(t, await reset(first.token, 'another password'), 400);
+    t.type(await login(app, user.email, 'my new password'), 'string', 'used and older links changed nothing');
+  },
+);
 
 t.test('expired links, verification links and links to an address the account left are refused', async (t) => {
   const user = await seedUser(app);
@@ -70,7 +85,12 @@ t.test('expired links, verification links and links to an address the account le
   expectError(t, await reset(token, 'my new password'), 400);
 
   const verifying = await seedUser(app);
-  await post(app, '/v1/auth/resend-verification-email', { data: { email: verifying.email } }, { token: verifying.token });
+  await post(
+    app,
+    '/v1/auth/resend-verification-email',
+    { data: { email: verifying.email } },
+    { token: verifying.token },
+  );
   const verifyLink = linkIn(await nthMailTo(smtp, verifying.email), '/verify');
   expectError(t, await reset(verifyLink.token, 'my new password'), 400);
 

@@ -55,7 +55,11 @@ t.test('ensureSuperAdmin', async (t) => {
     t.equal(rows[0]!.password_hash, before!.password_hash, 'password unchanged on promotion');
     t.equal(await loginStatus(user.email, user.password), 200);
     t.equal(await loginStatus(user.email, 'the configured password'), 401);
-    t.equal((await call(app, { url: '/v1/users', token: user.token })).status, 200, 'the old token now carries the new rights');
+    t.equal(
+      (await call(app, { url: '/v1/users', token: user.token })).status,
+      200,
+      'the old token now carries the new rights',
+    );
     t.equal(await ensureSuperAdmin(app.db, user.email, 'the configured password'), 'promoted');
     t.equal((await accounts(user.email)).length, 1);
   });
@@ -107,8 +111,14 @@ t.test('ensureSuperAdmin', async (t) => {
 });
 
 t.test('the configuration refuses a weak or malformed bootstrap account', async (t) => {
-  t.throws(() => loadConfig({ SUPER_ADMIN_EMAIL: 'root@example.com', SUPER_ADMIN_PASSWORD: 'short' }), /SUPER_ADMIN_PASSWORD/);
-  t.throws(() => loadConfig({ SUPER_ADMIN_EMAIL: 'not an email', SUPER_ADMIN_PASSWORD: 'long enough' }), /SUPER_ADMIN_EMAIL/);
+  t.throws(
+    () => loadConfig({ SUPER_ADMIN_EMAIL: 'root@example.com', SUPER_ADMIN_PASSWORD: 'short' }),
+    /SUPER_ADMIN_PASSWORD/,
+  );
+  t.throws(
+    () => loadConfig({ SUPER_ADMIN_EMAIL: 'not an email', SUPER_ADMIN_PASSWORD: 'long enough' }),
+    /SUPER_ADMIN_EMAIL/,
+  );
   const config = loadConfig({ SUPER_ADMIN_EMAIL: 'root@example.com', SUPER_ADMIN_PASSWORD: 'long enough' });
   t.equal(config.SUPER_ADMIN_EMAIL, 'root@example.com');
   t.equal(config.JWT_EXPIRES_IN, 86400, 'token lifetime defaults to 24 hours');

@@ -24,10 +24,13 @@ t.test('tokens', async (t) => {
     }
   });
 
-  t.test('a token the test signs with the real secret is accepted (the forgeries below fail for their flaw)', async (t) => {
-    const token = craftToken({ identity, iat: now(), exp: now() + 600 }, { secret: TEST_SECRET });
-    t.equal((await withHeader(`JWT ${token}`)).status, 200);
-  });
+  t.test(
+    'a token the test signs with the real secret is accepted (the forgeries below fail for their flaw)',
+    async (t) => {
+      const token = craftToken({ identity, iat: now(), exp: now() + 600 }, { secret: TEST_SECRET });
+      t.equal((await withHeader(`JWT ${token}`)).status, 200);
+    },
+  );
 
   t.test('a missing token on a protected route is 401', async (t) => {
     const res = await call(app, { url: self });
@@ -37,13 +40,30 @@ t.test('tokens', async (t) => {
   });
 
   t.test('a malformed Authorization header is 401', async (t) => {
-    for (const header of ['Basic dXNlcjpwYXNz', 'JWT', 'JWT ', 'Bearer', 'Token x', user.token, `JWT ${user.token} extra`, `JWT${user.token}`, '']) {
+    for (const header of [
+      'Basic dXNlcjpwYXNz',
+      'JWT',
+      'JWT ',
+      'Bearer',
+      'Token x',
+      user.token,
+      `JWT ${user.token} extra`,
+      `JWT${user.token}`,
+      '',
+    ]) {
       await t.test(JSON.stringify(header.slice(0, 20)), (t) => refused(t, header));
     }
   });
 
   t.test('tokens that are not JWTs are 401', async (t) => {
-    for (const token of ['abc', 'a.b.c', '..', `${user.token}x`, user.token.split('.').slice(0, 2).join('.'), 'é'.repeat(10)]) {
+    for (const token of [
+      'abc',
+      'a.b.c',
+      '..',
+      `${user.token}x`,
+      user.token.split('.').slice(0, 2).join('.'),
+      'é'.repeat(10),
+    ]) {
       await refused(t, `JWT ${token}`, 'Invalid token');
     }
   });
@@ -55,8 +75,16 @@ t.test('tokens', async (t) => {
       'alg none, no signature': craftToken(claims, { secret: '', header: { alg: 'none', typ: 'JWT' }, hmac: null }),
       'alg none, real signature': craftToken(claims, { secret: TEST_SECRET, header: { alg: 'none', typ: 'JWT' } }),
       'alg NONE': craftToken(claims, { secret: '', header: { alg: 'NONE' }, hmac: null }),
-      'HS512 with the real secret': craftToken(claims, { secret: TEST_SECRET, header: { alg: 'HS512', typ: 'JWT' }, hmac: 'sha512' }),
-      'HS384 with the real secret': craftToken(claims, { secret: TEST_SECRET, header: { alg: 'HS384', typ: 'JWT' }, hmac: 'sha384' }),
+      'HS512 with the real secret': craftToken(claims, {
+        secret: TEST_SECRET,
+        header: { alg: 'HS512', typ: 'JWT' },
+        hmac: 'sha512',
+      }),
+      'HS384 with the real secret': craftToken(claims, {
+        secret: TEST_SECRET,
+        header: { alg: 'HS384', typ: 'JWT' },
+        hmac: 'sha384',
+      }),
       'RS256 header, HMAC signature': craftToken(claims, { secret: TEST_SECRET, header: { alg: 'RS256', typ: 'JWT' } }),
       'no alg': craftToken(claims, { secret: TEST_SECRET, header: { typ: 'JWT' } }),
       'claims swapped in': `${user.token.split('.')[0]}.${craftToken({ ...claims, identity: identity + 1 }, { secret: 'x' }).split('.')[1]}.${user.token.split('.')[2]}`,
@@ -76,7 +104,8 @@ t.test('tokens', async (t) => {
   });
 
   t.test('claims that do not name a live account are 401', async (t) => {
-    const signed = (claims: Record<string, unknown>) => `JWT ${craftToken({ iat: now(), exp: now() + 600, ...claims }, { secret: TEST_SECRET })}`;
+    const signed = (claims: Record<string, unknown>) =>
+      `JWT ${craftToken({ iat: now(), exp: now() + 600, ...claims }, { secret: TEST_SECRET })}`;
     await refused(t, signed({ identity: String(identity) }), 'Invalid token');
     await refused(t, signed({ identity: identity + 0.5 }), 'Invalid token');
     await refused(t, signed({ sub: String(identity) }), 'Invalid token');
@@ -103,8 +132,15 @@ t.test('tokens', async (t) => {
 
   t.test('a bad token is refused on an open route too; no token there is fine', async (t) => {
     const body = { data: { type: 'user', attributes: { email: 'open@example.com', password: 'long enough' } } };
-    const forged = craftToken({ identity, iat: now(), exp: now() + 60 }, { secret: 'another-secret-that-is-at-least-32-characters' });
-    expectError(t, await call(app, { method: 'POST', url: '/v1/users', body, headers: { authorization: `JWT ${forged}` } }), 401);
+    const forged = craftToken(
+      { identity, iat: now(), exp: now() + 60 },
+      { secret: 'another-secret-that-is-at-least-32-characters' },
+    );
+    expectError(
+      t,
+      await call(app, { method: 'POST', url: '/v1/users', body, headers: { authorization: `JWT ${forged}` } }),
+      401,
+    );
     t.equal((await call(app, { method: 'POST', url: '/v1/users', body })).status, 201);
   });
 

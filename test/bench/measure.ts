@@ -39,7 +39,9 @@ export async function probe(origin: string, req: BenchRequest, token: string) {
   });
   const text = await res.text();
   if (res.status !== (req.status ?? 200)) {
-    throw new Error(`${req.method ?? 'GET'} ${req.path}: expected ${req.status ?? 200}, got ${res.status}: ${text.slice(0, 500)}`);
+    throw new Error(
+      `${req.method ?? 'GET'} ${req.path}: expected ${req.status ?? 200}, got ${res.status}: ${text.slice(0, 500)}`,
+    );
   }
   return { status: res.status, text };
 }
@@ -63,7 +65,12 @@ export async function load(origin: string, req: BenchRequest, token: string, opt
         `status codes ${JSON.stringify(result.statusCodeStats)} (expected only ${expected})`,
     );
   }
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+  };
 }
 
 /**
@@ -92,9 +99,16 @@ export async function loadSequence(
   } as autocannon.Options);
   const statuses = Object.keys(result.statusCodeStats ?? {});
   if (result.errors > 0 || result.timeouts > 0 || statuses.some((s) => s !== '200')) {
-    throw new Error(`mixed run: ${result.errors} errors, ${result.timeouts} timeouts, status codes ${JSON.stringify(result.statusCodeStats)} (expected only 200)`);
+    throw new Error(
+      `mixed run: ${result.errors} errors, ${result.timeouts} timeouts, status codes ${JSON.stringify(result.statusCodeStats)} (expected only 200)`,
+    );
   }
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+  };
 }
 
 /** Calls `task` with `concurrency` calls in flight for `seconds`: completions per second and latency. */

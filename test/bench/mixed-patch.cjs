@@ -4,5 +4,8 @@ let sent = 0;
 const run = `${process.pid}-${Date.now().toString(36)}`;
 module.exports = (request) => {
   const id = request.path.split('/').pop();
-  return { ...request, body: JSON.stringify({ data: { type: 'session', id, attributes: { title: `Mixed ${run} ${sent++}` } } }) };
+  return {
+    ...request,
+    body: JSON.stringify({ data: { type: 'session', id, attributes: { title: `Mixed ${run} ${sent++}` } } }),
+  };
 };

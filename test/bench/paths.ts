@@ -54,12 +54,29 @@ const query = (params: Record<string, string>) => `?${new URLSearchParams(params
  * lookup tables (event types and sub-topics are empty here, as on a fresh site), and `logins`, the
  * bench's own few logins (the token's lookup is by its primary key).
  */
-const SMALL_TABLES = ['event_topics', 'event_types', 'event_sub_topics', 'events', 'session_types', 'settings', 'pages', 'event_copyrights', 'social_links', 'logins'];
+const SMALL_TABLES = [
+  'event_topics',
+  'event_types',
+  'event_sub_topics',
+  'events',
+  'session_types',
+  'settings',
+  'pages',
+  'event_copyrights',
+  'social_links',
+  'logins',
+];
 /**
  * Issue 23's targets of a read path at page size 20: fresh req/s at least 0.8 of the hand-written statement's,
  * one statement (two with a token: its account), and issue 9's.
  */
-const READ_TARGETS: Targets = { minRatio: 0.8, maxStatements: 1, minRps: 1000, noSeqScans: true, smallTables: SMALL_TABLES };
+const READ_TARGETS: Targets = {
+  minRatio: 0.8,
+  maxStatements: 1,
+  minRps: 1000,
+  noSeqScans: true,
+  smallTables: SMALL_TABLES,
+};
 /** With a token, the account lookup comes first. */
 const WITH_TOKEN: Targets = { ...READ_TARGETS, maxStatements: 2 };
 
@@ -81,23 +98,47 @@ export function benchPaths(seed: Seeded): BenchPath[] {
   const event = `/v1/events/${seed.event.id}`;
   const page = { 'page[size]': '20' };
   return [
-    read('GET /v1/users?page[size]=20&sort=-created-at (admin)', `/v1/users${query({ ...page, sort: '-created-at' })}`, { minRatio: 0.8, maxStatements: 2 }, true),
+    read(
+      'GET /v1/users?page[size]=20&sort=-created-at (admin)',
+      `/v1/users${query({ ...page, sort: '-created-at' })}`,
+      { minRatio: 0.8, maxStatements: 2 },
+      true,
+    ),
     read('GET /v1/events?page[size]=20', `/v1/events${query(page)}`, READ_TARGETS),
-    read('GET /v1/events/{id}?include=social-links,event-copyright', `${event}${query({ include: 'social-links,event-copyright' })}`, READ_TARGETS),
+    read(
+      'GET /v1/events/{id}?include=social-links,event-copyright',
+      `${event}${query({ include: 'social-links,event-copyright' })}`,
+      READ_TARGETS,
+    ),
     read(
       `GET /v1/events/{id}/sessions?include=speakers,track,microlocation&page[size]=20 (${seed.event.sessions} sessions)`,
       `${event}/sessions${query({ include: 'speakers,track,microlocation', ...page })}`,
       READ_TARGETS,
     ),
-    read(`GET /v1/events/{id}/speakers?page[size]=20 (${seed.event.speakers} speakers)`, `${event}/speakers${query(page)}`, READ_TARGETS),
-    read('GET /v1/events/{id}/custom-forms?page[size]=20 (organizer)', `${event}/custom-forms${query(page)}`, WITH_TOKEN, true),
+    read(
+      `GET /v1/events/{id}/speakers?page[size]=20 (${seed.event.speakers} speakers)`,
+      `${event}/speakers${query(page)}`,
+      READ_TARGETS,
+    ),
+    read(
+      'GET /v1/events/{id}/custom-forms?page[size]=20 (organizer)',
+      `${event}/custom-forms${query(page)}`,
+      WITH_TOKEN,
+      true,
+    ),
     read('GET /v1/pages?page[size]=20', `/v1/pages${query(page)}`, READ_TARGETS),
     read('GET /v1/settings/1', '/v1/settings/1', READ_TARGETS),
     {
       name: 'POST /v1/sessions (organizer, into another event)',
       method: 'POST',
       path: '/v1/sessions',
-      body: { data: { type: 'session', attributes: { title: 'Benchmarked', state: 'accepted' }, relationships: { event: { data: { type: 'event', id: String(seed.otherEventId) } } } } },
+      body: {
+        data: {
+          type: 'session',
+          attributes: { title: 'Benchmarked', state: 'accepted' },
+          relationships: { event: { data: { type: 'event', id: String(seed.otherEventId) } } },
+        },
+      },
       status: 201,
       issue: 9,
       // Six, and the read cache's fence: the write's answer waits for its change notifications.
@@ -111,7 +152,13 @@ export function benchPaths(seed: Seeded): BenchPath[] {
       contentType: 'application/json',
       auth: false,
       // The same limiter, select and password check, no token: a ratio near 1 is login limited by the hash.
-      baseline: { method: 'POST', path: '/bench/baseline/login', body: { email: seed.adminEmail, password: seed.adminPassword }, contentType: 'application/json', auth: false },
+      baseline: {
+        method: 'POST',
+        path: '/bench/baseline/login',
+        body: { email: seed.adminEmail, password: seed.adminPassword },
+        contentType: 'application/json',
+        auth: false,
+      },
       sameSql: true,
       issue: 9,
       // The brute-force limit's count and forgiving are two statements besides the account's select (the

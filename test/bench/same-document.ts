@@ -4,12 +4,17 @@
  */
 
 /** JSON pointer (RFC 6901) of a path of member names and indexes. */
-const pointer = (path: (string | number)[]) => path.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+const pointer = (path: (string | number)[]) =>
+  path.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 
 const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
 /** The first place where `a` and `b` differ (depth first, in `a`'s member order), or undefined when equal. */
-export function firstDifference(a: unknown, b: unknown, path: (string | number)[] = []): { pointer: string; a: unknown; b: unknown } | undefined {
+export function firstDifference(
+  a: unknown,
+  b: unknown,
+  path: (string | number)[] = [],
+): { pointer: string; a: unknown; b: unknown } | undefined {
   const here = { pointer: pointer(path) || '(the document)', a, b };
   if (kind(a) !== kind(b)) return here;
   if (Array.isArray(a)) {
@@ -25,7 +30,12 @@ export function firstDifference(a: unknown, b: unknown, path: (string | number)[
     const x = a as Record<string, unknown>;
     const y = b as Record<string, unknown>;
     for (const key of new Set([...Object.keys(x), ...Object.keys(y)])) {
-      if (!(key in x) || !(key in y)) return { pointer: pointer([...path, key]), a: key in x ? x[key] : '(absent)', b: key in y ? y[key] : '(absent)' };
+      if (!(key in x) || !(key in y))
+        return {
+          pointer: pointer([...path, key]),
+          a: key in x ? x[key] : '(absent)',
+          b: key in y ? y[key] : '(absent)',
+        };
       const found = firstDifference(x[key], y[key], [...path, key]);
       if (found) return found;
     }

@@ -63,10 +63,19 @@ export async function seed(url: string, { users = 10_000, sessions = 5_000, spea
               values (${ADMIN_EMAIL}, ${hash}, 'Bench Super Admin', true, true) returning id`;
     const event = await seedEvent(sql, admin!.id, sessions, speakers);
     const [other] = await sql<{ id: number }[]>`select id from events where identifier = 'other1'`;
-    const [otherSession] = await sql<{ id: number }[]>`select min(id) as id from sessions where event_id = ${other!.id}`;
+    const [otherSession] = await sql<
+      { id: number }[]
+    >`select min(id) as id from sessions where event_id = ${other!.id}`;
     // The steady state autovacuum reaches: statistics, hint bits and a visibility map (index-only scans).
     await sql.unsafe('vacuum analyze');
-    return { adminEmail: ADMIN_EMAIL, adminPassword: PASSWORD, users, event: { id: event, sessions, speakers }, otherEventId: other!.id, otherSessionId: otherSession!.id };
+    return {
+      adminEmail: ADMIN_EMAIL,
+      adminPassword: PASSWORD,
+      users,
+      event: { id: event, sessions, speakers },
+      otherEventId: other!.id,
+      otherSessionId: otherSession!.id,
+    };
   } finally {
     await sql.end();
   }

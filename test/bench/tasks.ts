@@ -46,13 +46,17 @@ export async function transferTimings(origin: string, token: string, eventId: nu
     });
     const task = await settle(origin, token, ((await started.json()) as { task_url: string }).task_url);
     if (task.state !== 'SUCCESS') throw new Error(`export ended ${task.state}: ${JSON.stringify(task.result)}`);
-    const download = await fetch(task.result.download_url!.replace(/^https?:\/\/[^/]+/, origin), { headers: headers(token) });
+    const download = await fetch(task.result.download_url!.replace(/^https?:\/\/[^/]+/, origin), {
+      headers: headers(token),
+    });
     return Buffer.from(await download.arrayBuffer());
   });
   const imported = await timed(async () => {
     const boundary = `----bench${randomBytes(8).toString('hex')}`;
     const body = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="event.zip"\r\nContent-Type: application/zip\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="event.zip"\r\nContent-Type: application/zip\r\n\r\n`,
+      ),
       exported.value,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
@@ -77,7 +81,11 @@ export async function appBuildTiming(origin: string, eventId: number) {
     const started = await fetch(`${origin}/api/api.php`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ email: 'bench@example.com', app_name: 'Bench App', endpoint: `${origin}/v1/events/${eventId}` }),
+      body: JSON.stringify({
+        email: 'bench@example.com',
+        app_name: 'Bench App',
+        endpoint: `${origin}/v1/events/${eventId}`,
+      }),
     });
     const answer = (await started.json()) as { task_url?: string };
     if (!answer.task_url) throw new Error(`app build refused: ${JSON.stringify(answer)}`);

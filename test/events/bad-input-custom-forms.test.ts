@@ -40,12 +40,24 @@ const WRONG: [string, unknown, string, string?][] = [
   ['max', '10', 'a max as a string'],
   ['min', 2147483648, 'a min beyond int32'],
   ['translations', { fr: 'Taille' }, 'translations as an object'],
-  ['translations', [{ name: 'Taille', language_code: 'fr', note: 'x' }], 'a translation with an extra member', at('translations/0/note')],
+  [
+    'translations',
+    [{ name: 'Taille', language_code: 'fr', note: 'x' }],
+    'a translation with an extra member',
+    at('translations/0/note'),
+  ],
   ['translations', [{ name: 3, language_code: 'fr' }], 'a translation name as a number', at('translations/0/name')],
   ['translations', Array.from({ length: 51 }, () => ({ name: 'x', language_code: 'fr' })), '51 translations'],
-  ['translations', [{ name: 'x', language_code: 'l'.repeat(36) }], 'a language code over 35 characters', at('translations/0/language_code')],
+  [
+    'translations',
+    [{ name: 'x', language_code: 'l'.repeat(36) }],
+    'a language code over 35 characters',
+    at('translations/0/language_code'),
+  ],
   ['main-language', 'l'.repeat(36), 'a main-language over 35 characters'],
-  ...BOOLEANS.flatMap((name) => NOT_BOOLEANS.map((v): [string, unknown, string, string?] => [name, v, `${JSON.stringify(v)} as a boolean`])),
+  ...BOOLEANS.flatMap((name) =>
+    NOT_BOOLEANS.map((v): [string, unknown, string, string?] => [name, v, `${JSON.stringify(v)} as a boolean`]),
+  ),
   ['required', true, 'an unknown attribute'],
 ];
 
@@ -60,38 +72,113 @@ t.test('bad input to custom forms', async (t) => {
   await create(app, token, 'custom-forms', 'custom_form', { form: 'attendee', 'field-identifier': 'shirt' }, of);
   const snapshot = snapshotOf(app, ['custom_forms']);
   const before = await snapshot();
-  const each = (t: Test, cases: Case[]) => expectRefused(t, cases, (request) => call(app, { ...request, token }), snapshot, before);
+  const each = (t: Test, cases: Case[]) =>
+    expectRefused(t, cases, (request) => call(app, { ...request, token }), snapshot, before);
 
   t.test('POST /v1/custom-forms and /v1/events/{id}/custom-forms', async (t) => {
     const valid = { form: 'attendee', 'field-identifier': 'company', type: 'text' };
-    const make = (attributes: Record<string, unknown>, relationships: Record<string, unknown> = of, extra = {}, url = '/v1/custom-forms') => ({
+    const make = (
+      attributes: Record<string, unknown>,
+      relationships: Record<string, unknown> = of,
+      extra = {},
+      url = '/v1/custom-forms',
+    ) => ({
       method: 'POST' as const,
       url,
       body: { data: { type: 'custom_form', attributes, relationships, ...extra } },
     });
-    const viaEvent = (event: string, attributes: Record<string, unknown>, relationships: Record<string, unknown> = {}) =>
-      make(attributes, relationships, {}, `/v1/events/${event}/custom-forms`);
+    const viaEvent = (
+      event: string,
+      attributes: Record<string, unknown>,
+      relationships: Record<string, unknown> = {},
+    ) => make(attributes, relationships, {}, `/v1/events/${event}/custom-forms`);
     await each(t, [
       ['malformed JSON', { method: 'POST', url: '/v1/custom-forms', body: '{"data":{"type":"custom_form"' }, 400],
-      ['wrong content type', { method: 'POST', url: '/v1/custom-forms', body: '{}', headers: { 'content-type': 'application/json' } }, 415],
-      ['type is wrong', { method: 'POST', url: '/v1/custom-forms', body: { data: { type: 'custom_forms', attributes: valid, relationships: of } } }, 409, '/data/type'],
-      ['type in camelCase', { method: 'POST', url: '/v1/custom-forms', body: { data: { type: 'customForm', attributes: valid, relationships: of } } }, 409, '/data/type'],
+      [
+        'wrong content type',
+        { method: 'POST', url: '/v1/custom-forms', body: '{}', headers: { 'content-type': 'application/json' } },
+        415,
+      ],
+      [
+        'type is wrong',
+        {
+          method: 'POST',
+          url: '/v1/custom-forms',
+          body: { data: { type: 'custom_forms', attributes: valid, relationships: of } },
+        },
+        409,
+        '/data/type',
+      ],
+      [
+        'type in camelCase',
+        {
+          method: 'POST',
+          url: '/v1/custom-forms',
+          body: { data: { type: 'customForm', attributes: valid, relationships: of } },
+        },
+        409,
+        '/data/type',
+      ],
       ['client-generated id', make(valid, of, { id: '9' }), 403, '/data/id'],
       ['form missing', make({ ...valid, form: undefined }), 422, at('form')],
       ['field-identifier missing', make({ ...valid, 'field-identifier': undefined }), 422, at('field-identifier')],
-      ['attributes missing', { method: 'POST', url: '/v1/custom-forms', body: { data: { type: 'custom_form', relationships: of } } }, 422, '/data/attributes'],
+      [
+        'attributes missing',
+        { method: 'POST', url: '/v1/custom-forms', body: { data: { type: 'custom_form', relationships: of } } },
+        422,
+        '/data/attributes',
+      ],
       ['event missing', make(valid, {}), 422, '/data/relationships/event'],
       ['event that does not exist', make(valid, { event: rel('event', '424242') }), 404],
-      ['event of the wrong type', make(valid, { event: rel('custom_form', pub.event) }), 409, '/data/relationships/event/data/type'],
-      ['unknown relationship', make(valid, { ...of, speaker: rel('speaker', pub.speaker) }), 422, '/data/relationships/speaker'],
-      ['duplicate field-identifier in the form', make({ form: 'speaker', 'field-identifier': 'shirt' }), 409, at('field-identifier')],
-      ['duplicate through the event path', viaEvent(pub.identifier, { form: 'speaker', 'field-identifier': 'diet' }), 409, at('field-identifier')],
-      ['another event than the path', viaEvent(pub.event, valid, { event: rel('event', draft.event) }), 409, '/data/relationships/event'],
+      [
+        'event of the wrong type',
+        make(valid, { event: rel('custom_form', pub.event) }),
+        409,
+        '/data/relationships/event/data/type',
+      ],
+      [
+        'unknown relationship',
+        make(valid, { ...of, speaker: rel('speaker', pub.speaker) }),
+        422,
+        '/data/relationships/speaker',
+      ],
+      [
+        'duplicate field-identifier in the form',
+        make({ form: 'speaker', 'field-identifier': 'shirt' }),
+        409,
+        at('field-identifier'),
+      ],
+      [
+        'duplicate through the event path',
+        viaEvent(pub.identifier, { form: 'speaker', 'field-identifier': 'diet' }),
+        409,
+        at('field-identifier'),
+      ],
+      [
+        'another event than the path',
+        viaEvent(pub.event, valid, { event: rel('event', draft.event) }),
+        409,
+        '/data/relationships/event',
+      ],
       ['an event path that does not exist', viaEvent('99999999999', valid), 404],
       ['an identifier path that does not exist', viaEvent('zzzzzzzz', valid), 404],
-      ...WRONG.map(([name, value, what, pointer]): Case => [`${name}: ${what}`, make({ ...valid, [name]: value }), 422, pointer ?? at(name)]),
+      ...WRONG.map(
+        ([name, value, what, pointer]): Case => [
+          `${name}: ${what}`,
+          make({ ...valid, [name]: value }),
+          422,
+          pointer ?? at(name),
+        ],
+      ),
       ['max below min', make({ ...valid, min: 9, max: 8 }), 422, at('max')],
-      ...WRONG.slice(0, 3).map(([name, value, what]): Case => [`via the event path, ${name}: ${what}`, viaEvent(pub.event, { ...valid, [name]: value }), 422, at(name)]),
+      ...WRONG.slice(0, 3).map(
+        ([name, value, what]): Case => [
+          `via the event path, ${name}: ${what}`,
+          viaEvent(pub.event, { ...valid, [name]: value }),
+          422,
+          at(name),
+        ],
+      ),
     ]);
   });
 
@@ -105,15 +192,47 @@ t.test('bad input to custom forms', async (t) => {
     const url = `/v1/custom-forms/${id}`;
     await each(t, [
       ['malformed JSON', { method: 'PATCH', url, body: '{"data":{"id":' }, 400],
-      ['id of another form field', { method: 'PATCH', url, body: { data: { type: 'custom_form', id: draft.customForm, attributes: {} } } }, 409, '/data/id'],
-      ['id is a number', { method: 'PATCH', url, body: { data: { type: 'custom_form', id: Number(id), attributes: {} } } }, 422, '/data/id'],
-      ['id missing', { method: 'PATCH', url, body: { data: { type: 'custom_form', attributes: {} } } }, 422, '/data/id'],
-      ['type is wrong', { method: 'PATCH', url, body: { data: { type: 'form', id, attributes: {} } } }, 409, '/data/type'],
-      ['field-identifier of another field of the form', change({ 'field-identifier': 'diet' }), 409, at('field-identifier')],
+      [
+        'id of another form field',
+        { method: 'PATCH', url, body: { data: { type: 'custom_form', id: draft.customForm, attributes: {} } } },
+        409,
+        '/data/id',
+      ],
+      [
+        'id is a number',
+        { method: 'PATCH', url, body: { data: { type: 'custom_form', id: Number(id), attributes: {} } } },
+        422,
+        '/data/id',
+      ],
+      [
+        'id missing',
+        { method: 'PATCH', url, body: { data: { type: 'custom_form', attributes: {} } } },
+        422,
+        '/data/id',
+      ],
+      [
+        'type is wrong',
+        { method: 'PATCH', url, body: { data: { type: 'form', id, attributes: {} } } },
+        409,
+        '/data/type',
+      ],
+      [
+        'field-identifier of another field of the form',
+        change({ 'field-identifier': 'diet' }),
+        409,
+        at('field-identifier'),
+      ],
       ['moved to a form that has the identifier', change({ form: 'attendee' }), 409, at('field-identifier')],
       ['field-identifier cleared', change({ 'field-identifier': null }), 422, at('field-identifier')],
       ['event moved', change({}, { event: rel('event', draft.event) }), 422, '/data/relationships/event'],
-      ...WRONG.map(([name, value, what, pointer]): Case => [`${name}: ${what}`, change({ [name]: value }), 422, pointer ?? at(name)]),
+      ...WRONG.map(
+        ([name, value, what, pointer]): Case => [
+          `${name}: ${what}`,
+          change({ [name]: value }),
+          422,
+          pointer ?? at(name),
+        ],
+      ),
       ['min above the stored max (10)', change({ min: 11 }), 422, at('max')],
     ]);
   });
@@ -136,7 +255,9 @@ t.test('bad input to custom forms', async (t) => {
     ];
     for (const [query, parameter] of queries) {
       expectError(t, await call(app, { url: `/v1/custom-forms?${query}`, token }), 400, { parameter });
-      expectError(t, await call(app, { url: `/v1/events/${pub.event}/custom-forms?${query}`, token }), 400, { parameter });
+      expectError(t, await call(app, { url: `/v1/events/${pub.event}/custom-forms?${query}`, token }), 400, {
+        parameter,
+      });
     }
     t.same(await snapshot(), before, 'nothing written');
   });
@@ -150,17 +271,37 @@ t.test('bad input to custom forms', async (t) => {
       method: 'POST',
       url: '/v1/custom-forms',
       token,
-      body: { data: { type: 'custom-form', attributes: { form: 'session', 'field-identifier': 'shirt', ...flags }, relationships: of } },
+      body: {
+        data: {
+          type: 'custom-form',
+          attributes: { form: 'session', 'field-identifier': 'shirt', ...flags },
+          relationships: of,
+        },
+      },
     });
     t.equal(res.status, 201, 'the dasherized type, string booleans, and an identifier used by another form');
-    t.match(res.body.data, { type: 'custom_form', attributes: { 'is-required': true, 'is-included': false, 'is-fixed': true, 'is-public': false } });
+    t.match(res.body.data, {
+      type: 'custom_form',
+      attributes: { 'is-required': true, 'is-included': false, 'is-fixed': true, 'is-public': false },
+    });
     t.equal(await count(), n + 1);
     const id = res.body.data.id as string;
     const flip = { 'is-required': 'false', 'is-included': 'true', 'is-fixed': false, 'is-public': 'true' };
-    const patched = await call(app, { method: 'PATCH', url: `/v1/custom-forms/${id}`, token, body: { data: { type: 'custom_form', id, attributes: flip } } });
+    const patched = await call(app, {
+      method: 'PATCH',
+      url: `/v1/custom-forms/${id}`,
+      token,
+      body: { data: { type: 'custom_form', id, attributes: flip } },
+    });
     t.equal(patched.status, 200);
-    t.match(patched.body.data.attributes, { 'is-required': false, 'is-included': true, 'is-fixed': false, 'is-public': true });
-    const [row] = await app.sql`select is_required, is_included, is_fixed, is_public from custom_forms where id = ${Number(id)}`;
+    t.match(patched.body.data.attributes, {
+      'is-required': false,
+      'is-included': true,
+      'is-fixed': false,
+      'is-public': true,
+    });
+    const [row] =
+      await app.sql`select is_required, is_included, is_fixed, is_public from custom_forms where id = ${Number(id)}`;
     t.same(row, { is_required: false, is_included: true, is_fixed: false, is_public: true }, 'stored as booleans');
     const elsewhere = await call(app, {
       method: 'POST',

@@ -5,7 +5,15 @@
  */
 import t, { type Test } from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
-import { buildWorld, create, eventAttributes, expectRefused, rel, snapshotOf, type RefusedCase } from '../helpers/events.js';
+import {
+  buildWorld,
+  create,
+  eventAttributes,
+  expectRefused,
+  rel,
+  snapshotOf,
+  type RefusedCase,
+} from '../helpers/events.js';
 import { expectError } from '../helpers/users.js';
 
 /** [what, body (a string is sent as is), status, pointer when one is expected]. */
@@ -75,9 +83,23 @@ const WRONG: [string, unknown, string, string?][] = [
   ['schedule-published-on', 'soon', 'a date-time that is not one'],
   ['document-links', 'https://example.org/a.pdf', 'a string for the list'],
   ['document-links', [{ name: 'Map' }], 'a document without its link', at('document-links/0/link')],
-  ['document-links', [{ name: 'Map', link: 'javascript:alert(1)' }], 'a javascript: document link', at('document-links/0/link')],
-  ['document-links', [{ name: 'Map', link: 'https://example.org/a.pdf', size: 1 }], 'an unknown member of a document', at('document-links/0/size')],
-  ['document-links', Array.from({ length: 51 }, (_, i) => ({ name: `D${i}`, link: 'https://example.org/a.pdf' })), 'over 50 documents'],
+  [
+    'document-links',
+    [{ name: 'Map', link: 'javascript:alert(1)' }],
+    'a javascript: document link',
+    at('document-links/0/link'),
+  ],
+  [
+    'document-links',
+    [{ name: 'Map', link: 'https://example.org/a.pdf', size: 1 }],
+    'an unknown member of a document',
+    at('document-links/0/size'),
+  ],
+  [
+    'document-links',
+    Array.from({ length: 51 }, (_, i) => ({ name: `D${i}`, link: 'https://example.org/a.pdf' })),
+    'over 50 documents',
+  ],
   ['is-stripe-linked', true, 'read-only is-stripe-linked'],
   ['chat-room-name', 'general', 'read-only chat-room-name'],
   ['pentabarf-url', 'https://example.org/p.xml', 'an export URL this service does not serve'],
@@ -102,20 +124,55 @@ const CREATE: Case[] = [
   ['ends-at equal to starts-at', doc({ ...valid, 'ends-at': valid['starts-at'] }), 422, at('ends-at')],
   ['ends-at equal in another offset', doc({ ...valid, 'ends-at': '2030-05-01T11:00:00+02:00' }), 422, at('ends-at')],
   ['a year PostgreSQL cannot store', doc({ ...valid, 'starts-at': '0000-01-01T00:00:00Z' }), 422, at('starts-at')],
-  ['unknown relationship', doc(valid, { relationships: { venue: rel('microlocation', '1') } }), 422, '/data/relationships/venue'],
+  [
+    'unknown relationship',
+    doc(valid, { relationships: { venue: rel('microlocation', '1') } }),
+    422,
+    '/data/relationships/venue',
+  ],
   ['read-only owner', doc(valid, { relationships: { owner: rel('user', '1') } }), 422, '/data/relationships/owner'],
-  ['read-only event-copyright', doc(valid, { relationships: { 'event-copyright': rel('event-copyright', '1') } }), 422, '/data/relationships/event-copyright'],
-  ['event-topic of the wrong type', doc(valid, { relationships: { 'event-topic': rel('track', '1') } }), 409, '/data/relationships/event-topic/data/type'],
-  ['event-topic without data', doc(valid, { relationships: { 'event-topic': {} } }), 422, '/data/relationships/event-topic/data'],
+  [
+    'read-only event-copyright',
+    doc(valid, { relationships: { 'event-copyright': rel('event-copyright', '1') } }),
+    422,
+    '/data/relationships/event-copyright',
+  ],
+  [
+    'event-topic of the wrong type',
+    doc(valid, { relationships: { 'event-topic': rel('track', '1') } }),
+    409,
+    '/data/relationships/event-topic/data/type',
+  ],
+  [
+    'event-topic without data',
+    doc(valid, { relationships: { 'event-topic': {} } }),
+    422,
+    '/data/relationships/event-topic/data',
+  ],
   [
     'event-topic id is a number',
     doc(valid, { relationships: { 'event-topic': { data: { type: 'event-topic', id: 1 } } } }),
     422,
     '/data/relationships/event-topic/data/id',
   ],
-  ['event-type of the wrong type', doc(valid, { relationships: { 'event-type': rel('event-topic', '1') } }), 409, '/data/relationships/event-type/data/type'],
-  ['event-sub-topic as a list', doc(valid, { relationships: { 'event-sub-topic': { data: [] } } }), 422, '/data/relationships/event-sub-topic/data'],
-  ['organizers is not a list', doc(valid, { relationships: { organizers: rel('user', '1') } }), 422, '/data/relationships/organizers/data'],
+  [
+    'event-type of the wrong type',
+    doc(valid, { relationships: { 'event-type': rel('event-topic', '1') } }),
+    409,
+    '/data/relationships/event-type/data/type',
+  ],
+  [
+    'event-sub-topic as a list',
+    doc(valid, { relationships: { 'event-sub-topic': { data: [] } } }),
+    422,
+    '/data/relationships/event-sub-topic/data',
+  ],
+  [
+    'organizers is not a list',
+    doc(valid, { relationships: { organizers: rel('user', '1') } }),
+    422,
+    '/data/relationships/organizers/data',
+  ],
   ['unknown member of data', doc(valid, { meta: {} }), 422, '/data/meta'],
   ['unknown top-level member', { ...doc(valid), included: [] }, 422, '/included'],
   ['a 1 MB description', doc({ ...valid, description: 'd'.repeat(1024 * 1024) }), 413],
@@ -141,7 +198,17 @@ t.test('bad input to events', async (t) => {
     expectRefused(t, cases, send, snapshot, before);
 
   t.test('POST /v1/events', async (t) => {
-    const cases: Case[] = [...CREATE, ...WRONG.map(([name, value, what, pointer]): Case => [`${name}: ${what}`, doc({ ...valid, [name]: value }), 422, pointer ?? at(name)])];
+    const cases: Case[] = [
+      ...CREATE,
+      ...WRONG.map(
+        ([name, value, what, pointer]): Case => [
+          `${name}: ${what}`,
+          doc({ ...valid, [name]: value }),
+          422,
+          pointer ?? at(name),
+        ],
+      ),
+    ];
     await each(t, cases, (body) => call(app, { method: 'POST', url: '/v1/events', token: owner, body }));
   });
 
@@ -162,10 +229,18 @@ t.test('bad input to events', async (t) => {
   t.test('media types', async (t) => {
     const body = JSON.stringify(doc(valid));
     for (const type of ['application/json', 'text/plain', 'application/vnd.api+json; charset=utf-8']) {
-      expectError(t, await call(app, { method: 'POST', url: '/v1/events', token: owner, body, headers: { 'content-type': type } }), 415);
+      expectError(
+        t,
+        await call(app, { method: 'POST', url: '/v1/events', token: owner, body, headers: { 'content-type': type } }),
+        415,
+      );
       const patch = JSON.stringify({ data: { type: 'event', id: world.published.event, attributes: { name: 'x' } } });
       const url = `/v1/events/${world.published.event}`;
-      expectError(t, await call(app, { method: 'PATCH', url, token: owner, body: patch, headers: { 'content-type': type } }), 415);
+      expectError(
+        t,
+        await call(app, { method: 'PATCH', url, token: owner, body: patch, headers: { 'content-type': type } }),
+        415,
+      );
     }
     await unchanged(t, 'media types');
   });
@@ -180,20 +255,65 @@ t.test('bad input to events', async (t) => {
       ['no data', {}, 422, '/data'],
       ['id missing', { data: { type: 'event', attributes: { name: 'x' } } }, 422, '/data/id'],
       ['id is a number', { data: { type: 'event', id: Number(id), attributes: { name: 'x' } } }, 422, '/data/id'],
-      ['id of the other event', { data: { type: 'event', id: world.draft.event, attributes: { name: 'x' } } }, 409, '/data/id'],
-      ['identifier of the other event', { data: { type: 'event', id: world.draft.identifier, attributes: { name: 'x' } } }, 409, '/data/id'],
+      [
+        'id of the other event',
+        { data: { type: 'event', id: world.draft.event, attributes: { name: 'x' } } },
+        409,
+        '/data/id',
+      ],
+      [
+        'identifier of the other event',
+        { data: { type: 'event', id: world.draft.identifier, attributes: { name: 'x' } } },
+        409,
+        '/data/id',
+      ],
       ['type is wrong', { data: { type: 'track', id, attributes: { name: 'x' } } }, 409, '/data/type'],
       ['only ends-at, before the stored starts-at', patch({ 'ends-at': '2030-04-01T00:00:00Z' }), 422, at('ends-at')],
       ['only ends-at, equal to the stored starts-at', patch({ 'ends-at': '2030-05-01T09:00:00Z' }), 422, at('ends-at')],
-      ['only starts-at, after the stored ends-at', patch({ 'starts-at': '2030-06-01T00:00:00Z' }), 422, at('starts-at')],
-      ['only starts-at, equal to the stored ends-at', patch({ 'starts-at': '2030-05-03T18:00:00Z' }), 422, at('starts-at')],
-      ['both, swapped', patch({ 'starts-at': '2030-05-03T18:00:00Z', 'ends-at': '2030-05-01T09:00:00Z' }), 422, at('ends-at')],
+      [
+        'only starts-at, after the stored ends-at',
+        patch({ 'starts-at': '2030-06-01T00:00:00Z' }),
+        422,
+        at('starts-at'),
+      ],
+      [
+        'only starts-at, equal to the stored ends-at',
+        patch({ 'starts-at': '2030-05-03T18:00:00Z' }),
+        422,
+        at('starts-at'),
+      ],
+      [
+        'both, swapped',
+        patch({ 'starts-at': '2030-05-03T18:00:00Z', 'ends-at': '2030-05-01T09:00:00Z' }),
+        422,
+        at('ends-at'),
+      ],
       ['starts-at cleared', patch({ 'starts-at': null }), 422, at('starts-at')],
       ['timezone cleared', patch({ timezone: null }), 422, at('timezone')],
-      ['event-topic that does not exist', patch({}, { relationships: { 'event-topic': rel('event-topic', '424242') } }), 404],
-      ['organizer that does not exist', patch({}, { relationships: { organizers: { data: [{ type: 'user', id: '99999999999' }] } } }), 404],
-      ['read-only owner', patch({}, { relationships: { owner: rel('user', world.cast.other.id) } }), 422, '/data/relationships/owner'],
-      ...WRONG.map(([name, value, what, pointer]): Case => [`${name}: ${what}`, patch({ [name]: value }), 422, pointer ?? at(name)]),
+      [
+        'event-topic that does not exist',
+        patch({}, { relationships: { 'event-topic': rel('event-topic', '424242') } }),
+        404,
+      ],
+      [
+        'organizer that does not exist',
+        patch({}, { relationships: { organizers: { data: [{ type: 'user', id: '99999999999' }] } } }),
+        404,
+      ],
+      [
+        'read-only owner',
+        patch({}, { relationships: { owner: rel('user', world.cast.other.id) } }),
+        422,
+        '/data/relationships/owner',
+      ],
+      ...WRONG.map(
+        ([name, value, what, pointer]): Case => [
+          `${name}: ${what}`,
+          patch({ [name]: value }),
+          422,
+          pointer ?? at(name),
+        ],
+      ),
     ];
     await each(t, cases, (body) => call(app, { method: 'PATCH', url: `/v1/events/${id}`, token: owner, body }));
     const byIdentifier = await call(app, {
@@ -212,8 +332,22 @@ t.test('bad input to events', async (t) => {
     const cases: [string, 'PATCH' | 'POST' | 'DELETE', string, unknown, number, string?][] = [
       ['a user that does not exist', 'POST', 'organizers', users('424242'), 404],
       ['a user id that is a word', 'PATCH', 'coorganizers', users(world.cast.other.id, 'abc'), 404],
-      ['a linkage of the wrong type', 'POST', 'organizers', { data: [{ type: 'event', id: world.draft.event }] }, 409, '/data/0/type'],
-      ['a to-one linkage for a to-many', 'PATCH', 'organizers', { data: { type: 'user', id: world.cast.other.id } }, 422, '/data'],
+      [
+        'a linkage of the wrong type',
+        'POST',
+        'organizers',
+        { data: [{ type: 'event', id: world.draft.event }] },
+        409,
+        '/data/0/type',
+      ],
+      [
+        'a to-one linkage for a to-many',
+        'PATCH',
+        'organizers',
+        { data: { type: 'user', id: world.cast.other.id } },
+        422,
+        '/data',
+      ],
       ['no data', 'POST', 'coorganizers', {}, 422, '/data'],
       ['malformed JSON', 'DELETE', 'organizers', '{"data":[', 400],
       ['a topic that does not exist', 'PATCH', 'event-topic', rel('event-topic', '424242'), 404],
@@ -232,7 +366,9 @@ t.test('bad input to events', async (t) => {
 
   t.test('event topics (as an administrator)', async (t) => {
     const admin = world.cast.admin.token;
-    const topic = (attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ data: { type: 'event-topic', attributes, ...extra } });
+    const topic = (attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+      data: { type: 'event-topic', attributes, ...extra },
+    });
     const id = world.topic;
     const cases: [string, 'POST' | 'PATCH', unknown, number, string?][] = [
       ['malformed JSON', 'POST', '{"data":', 400],
@@ -241,17 +377,46 @@ t.test('bad input to events', async (t) => {
       ['name over 255 characters', 'POST', topic({ name: 'n'.repeat(256) }), 422, at('name')],
       ['name with a NUL character', 'POST', topic({ name: 'a\u0000b' }), 422, at('name')],
       ['read-only slug', 'POST', topic({ name: 'Art', slug: 'art' }), 422, at('slug')],
-      ['an image URL that is not http(s)', 'POST', topic({ name: 'Art', 'system-image-url': 'file:///etc/passwd' }), 422, at('system-image-url')],
+      [
+        'an image URL that is not http(s)',
+        'POST',
+        topic({ name: 'Art', 'system-image-url': 'file:///etc/passwd' }),
+        422,
+        at('system-image-url'),
+      ],
       ['type is wrong', 'POST', { data: { type: 'topic', attributes: { name: 'Art' } } }, 409, '/data/type'],
       ['client-generated id', 'POST', topic({ name: 'Art' }, { id: '3' }), 403, '/data/id'],
-      ['a read-only relationship', 'POST', topic({ name: 'Art' }, { relationships: { events: { data: [{ type: 'event', id: world.published.event }] } } }), 422, '/data/relationships/events'],
-      ['PATCH id mismatch', 'PATCH', { data: { type: 'event-topic', id: goneTopic, attributes: { name: 'x' } } }, 409, '/data/id'],
-      ['PATCH name cleared', 'PATCH', { data: { type: 'event-topic', id, attributes: { name: null } } }, 422, at('name')],
+      [
+        'a read-only relationship',
+        'POST',
+        topic({ name: 'Art' }, { relationships: { events: { data: [{ type: 'event', id: world.published.event }] } } }),
+        422,
+        '/data/relationships/events',
+      ],
+      [
+        'PATCH id mismatch',
+        'PATCH',
+        { data: { type: 'event-topic', id: goneTopic, attributes: { name: 'x' } } },
+        409,
+        '/data/id',
+      ],
+      [
+        'PATCH name cleared',
+        'PATCH',
+        { data: { type: 'event-topic', id, attributes: { name: null } } },
+        422,
+        at('name'),
+      ],
     ];
     for (const [what, method, body, status, pointer] of cases) {
       await t.test(what, async (t) => {
         const url = method === 'POST' ? '/v1/event-topics' : `/v1/event-topics/${id}`;
-        expectError(t, await call(app, { method, url, token: admin, body }), status, pointer !== undefined ? { pointer } : {});
+        expectError(
+          t,
+          await call(app, { method, url, token: admin, body }),
+          status,
+          pointer !== undefined ? { pointer } : {},
+        );
         await unchanged(t, what);
       });
     }

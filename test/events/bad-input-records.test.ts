@@ -7,7 +7,14 @@
 import t, { type Test } from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
 import {
-  buildWorld, create, eventAttributes, expectRefused, rel, snapshotOf, type EventRecords, type RefusedCase,
+  buildWorld,
+  create,
+  eventAttributes,
+  expectRefused,
+  rel,
+  snapshotOf,
+  type EventRecords,
+  type RefusedCase,
 } from '../helpers/events.js';
 import { expectError } from '../helpers/users.js';
 
@@ -65,7 +72,11 @@ const KINDS: Kind[] = [
     valid: { name: 'Mastodon', link: 'https://example.social/@event' },
     text: 'name',
     required: ['name', 'link'],
-    wrong: [...URLS('link'), ['link', null, 'a required link cleared'], ['identifier', 'i'.repeat(256), 'over maxLength 255']],
+    wrong: [
+      ...URLS('link'),
+      ['link', null, 'a required link cleared'],
+      ['identifier', 'i'.repeat(256), 'over maxLength 255'],
+    ],
   },
   {
     path: 'microlocations',
@@ -156,7 +167,11 @@ function createCases(kind: Kind, event: string): Case[] {
   const { type, valid, text } = kind;
   const of = { event: rel('event', event) };
   // `null` leaves relationships out (an explicit undefined would take the default).
-  const doc = (attributes: Record<string, unknown>, relationships: unknown = of, extra: Record<string, unknown> = {}) => ({
+  const doc = (
+    attributes: Record<string, unknown>,
+    relationships: unknown = of,
+    extra: Record<string, unknown> = {},
+  ) => ({
     data: { type, attributes, ...(relationships === null ? {} : { relationships }), ...extra },
   });
   return [
@@ -180,20 +195,34 @@ function createCases(kind: Kind, event: string): Case[] {
     [`${text} over 255 characters`, doc({ ...valid, [text]: 'x'.repeat(256) }), 422, at(text)],
     [`${text} with a NUL character`, doc({ ...valid, [text]: 'a\u0000b' }), 422, at(text)],
     ...kind.required.map((name): Case => [`${name} missing`, doc({ ...valid, [name]: undefined }), 422, at(name)]),
-    ...kind.wrong.map(([name, value, what]): Case => [`${name}: ${what}`, doc({ ...valid, [name]: value }), 422, at(name)]),
+    ...kind.wrong.map(
+      ([name, value, what]): Case => [`${name}: ${what}`, doc({ ...valid, [name]: value }), 422, at(name)],
+    ),
   ];
 }
 
 /** Update bodies wrong for any kind, for the record `id` of `event`; `other` is another event. */
 function updateCases(kind: Kind, id: string, other: string, otherRecord: string): Case[] {
   const { type, text } = kind;
-  const doc = (attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ data: { type, id, attributes, ...extra } });
+  const doc = (attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    data: { type, id, attributes, ...extra },
+  });
   return [
     ['malformed JSON', '{"data":', 400],
     ['id missing', { data: { type, attributes: {} } }, 422, '/data/id'],
     ['id of a record of another event', { data: { type, id: otherRecord, attributes: {} } }, 409, '/data/id'],
-    ['type is wrong', { data: { type: 'sponsor' === type ? 'track' : 'sponsor', id, attributes: {} } }, 409, '/data/type'],
-    ['event moved to another event', doc({}, { relationships: { event: rel('event', other) } }), 422, '/data/relationships/event'],
+    [
+      'type is wrong',
+      { data: { type: 'sponsor' === type ? 'track' : 'sponsor', id, attributes: {} } },
+      409,
+      '/data/type',
+    ],
+    [
+      'event moved to another event',
+      doc({}, { relationships: { event: rel('event', other) } }),
+      422,
+      '/data/relationships/event',
+    ],
     ['event cleared', doc({}, { relationships: { event: { data: null } } }), 422, '/data/relationships/event/data'],
     ['unknown attribute', doc({ bogus: true }), 422, at('bogus')],
     ['read-only deleted-at', doc({ 'deleted-at': '2020-01-01T00:00:00Z' }), 422, at('deleted-at')],
@@ -217,10 +246,20 @@ t.test('bad input to the records of an event', async (t) => {
 
   for (const kind of KINDS) {
     t.test(`POST /v1/${kind.path}`, async (t) => {
-      await each(t, createCases(kind, bare), (body) => call(app, { method: 'POST', url: `/v1/${kind.path}`, token: owner.token, body }));
-      const type = JSON.stringify({ data: { type: kind.type, attributes: kind.valid, relationships: { event: rel('event', bare) } } });
+      await each(t, createCases(kind, bare), (body) =>
+        call(app, { method: 'POST', url: `/v1/${kind.path}`, token: owner.token, body }),
+      );
+      const type = JSON.stringify({
+        data: { type: kind.type, attributes: kind.valid, relationships: { event: rel('event', bare) } },
+      });
       for (const contentType of ['application/json', 'application/vnd.api+json; charset=utf-8']) {
-        const res = await call(app, { method: 'POST', url: `/v1/${kind.path}`, token: owner.token, body: type, headers: { 'content-type': contentType } });
+        const res = await call(app, {
+          method: 'POST',
+          url: `/v1/${kind.path}`,
+          token: owner.token,
+          body: type,
+          headers: { 'content-type': contentType },
+        });
         expectError(t, res, 415);
       }
       t.same(await snapshot(), before, 'nothing written');
@@ -229,10 +268,19 @@ t.test('bad input to the records of an event', async (t) => {
     t.test(`PATCH /v1/${kind.path}/{id}`, async (t) => {
       const id = world.published[kind.record];
       const cases = updateCases(kind, id, world.draft.event, world.draft[kind.record]);
-      await each(t, cases, (body) => call(app, { method: 'PATCH', url: `/v1/${kind.path}/${id}`, token: owner.token, body }));
+      await each(t, cases, (body) =>
+        call(app, { method: 'PATCH', url: `/v1/${kind.path}/${id}`, token: owner.token, body }),
+      );
       const draftId = world.draft[kind.record];
-      const moveBack = { data: { type: kind.type, id: draftId, relationships: { event: rel('event', world.published.event) } } };
-      const res = await call(app, { method: 'PATCH', url: `/v1/${kind.path}/${draftId}`, token: owner.token, body: moveBack });
+      const moveBack = {
+        data: { type: kind.type, id: draftId, relationships: { event: rel('event', world.published.event) } },
+      };
+      const res = await call(app, {
+        method: 'PATCH',
+        url: `/v1/${kind.path}/${draftId}`,
+        token: owner.token,
+        body: moveBack,
+      });
       expectError(t, res, 422, { pointer: '/data/relationships/event' });
       const same = { data: { type: kind.type, id, relationships: { event: rel('event', world.published.event) } } };
       const ok = await call(app, { method: 'PATCH', url: `/v1/${kind.path}/${id}`, token: owner.token, body: same });
@@ -242,9 +290,15 @@ t.test('bad input to the records of an event', async (t) => {
 
     t.test(`ids and queries on /v1/${kind.path}`, async (t) => {
       for (const id of ['abc', '99999999999', '0', '-1', '1.5', '424242']) {
-        expectError(t, await call(app, { url: `/v1/${kind.path}/${id}`, token: owner.token }), 404, { detail: 'Object not found.' });
+        expectError(t, await call(app, { url: `/v1/${kind.path}/${id}`, token: owner.token }), 404, {
+          detail: 'Object not found.',
+        });
         const body = { data: { type: kind.type, id, attributes: {} } };
-        expectError(t, await call(app, { method: 'PATCH', url: `/v1/${kind.path}/${id}`, token: owner.token, body }), 404);
+        expectError(
+          t,
+          await call(app, { method: 'PATCH', url: `/v1/${kind.path}/${id}`, token: owner.token, body }),
+          404,
+        );
         expectError(t, await call(app, { method: 'DELETE', url: `/v1/${kind.path}/${id}`, token: owner.token }), 404);
       }
       const list = `/v1/events/${world.published.event}/${kind.path === 'event-copyrights' ? 'event-copyright' : kind.path}`;
@@ -264,15 +318,25 @@ t.test('bad input to the records of an event', async (t) => {
   }
 
   t.test('copyright: one per event, also through the alias path', async (t) => {
-    const duplicate = { data: { type: 'event-copyright', attributes: { licence: 'MIT' }, relationships: { event: rel('event', world.published.event) } } };
+    const duplicate = {
+      data: {
+        type: 'event-copyright',
+        attributes: { licence: 'MIT' },
+        relationships: { event: rel('event', world.published.event) },
+      },
+    };
     const res = await call(app, { method: 'POST', url: '/v1/event-copyrights', token: owner.token, body: duplicate });
     expectError(t, res, 409, { pointer: '/data/relationships/event' });
     const id = world.published.copyright;
     const alias = `/v1/event-copyright/${id}`;
     const mismatch = { data: { type: 'event-copyright', id: world.draft.copyright, attributes: { year: 2021 } } };
-    expectError(t, await call(app, { method: 'PATCH', url: alias, token: owner.token, body: mismatch }), 409, { pointer: '/data/id' });
+    expectError(t, await call(app, { method: 'PATCH', url: alias, token: owner.token, body: mismatch }), 409, {
+      pointer: '/data/id',
+    });
     const future = { data: { type: 'event-copyright', id, attributes: { year: thisYear + 1 } } };
-    expectError(t, await call(app, { method: 'PATCH', url: alias, token: owner.token, body: future }), 422, { pointer: at('year') });
+    expectError(t, await call(app, { method: 'PATCH', url: alias, token: owner.token, body: future }), 422, {
+      pointer: at('year'),
+    });
     expectError(t, await call(app, { url: '/v1/event-copyright/abc', token: owner.token }), 404);
     t.same(await snapshot(), before, 'nothing written');
   });

@@ -29,7 +29,11 @@ t.test('one copyright per event: a second one is 409', async (t) => {
   t.equal(list.status, 404, 'the to-one relationship has no list route');
   const all = await call(app, { url: '/v1/event-copyrights?page[size]=100', token: cast.admin.token });
   t.same(
-    all.body.data.filter((c: { relationships: { event: { data: { id: string } } } }) => c.relationships.event.data.id === pub.event).map((c: { id: string }) => c.id),
+    all.body.data
+      .filter(
+        (c: { relationships: { event: { data: { id: string } } } }) => c.relationships.event.data.id === pub.event,
+      )
+      .map((c: { id: string }) => c.id),
     [pub.copyright],
     'still just the one',
   );
@@ -61,7 +65,10 @@ t.test('/v1/event-copyright/{id} is an alias of /v1/event-copyrights/{id}', asyn
       },
       relationships: {
         event: {
-          links: { self: `/v1/event-copyrights/${id}/relationships/event`, related: `/v1/event-copyrights/${id}/event` },
+          links: {
+            self: `/v1/event-copyrights/${id}/relationships/event`,
+            related: `/v1/event-copyrights/${id}/event`,
+          },
           data: { type: 'event', id: pub.event },
         },
       },
@@ -70,19 +77,40 @@ t.test('/v1/event-copyright/{id} is an alias of /v1/event-copyrights/{id}', asyn
     links: { self: `/v1/event-copyrights/${id}` },
     jsonapi: { version: '1.0' },
   });
-  t.equal((await call(app, { url: `/v1/event-copyright/${world.draft.copyright}` })).status, 404, 'a draft event hides it on the alias too');
-  t.equal((await call(app, { url: `/v1/event-copyright/${world.draft.copyright}`, token: cast.coorganizer.token })).status, 200);
+  t.equal(
+    (await call(app, { url: `/v1/event-copyright/${world.draft.copyright}` })).status,
+    404,
+    'a draft event hides it on the alias too',
+  );
+  t.equal(
+    (await call(app, { url: `/v1/event-copyright/${world.draft.copyright}`, token: cast.coorganizer.token })).status,
+    200,
+  );
 
   const patched = await call(app, {
     method: 'PATCH',
     url: `/v1/event-copyright/${id}`,
     token: cast.coorganizer.token,
-    body: { data: { type: 'event-copyright', id, attributes: { holder: 'FOSSASIA e.V.', 'licence-url': 'https://creativecommons.org/licenses/by/4.0/' } } },
+    body: {
+      data: {
+        type: 'event-copyright',
+        id,
+        attributes: { holder: 'FOSSASIA e.V.', 'licence-url': 'https://creativecommons.org/licenses/by/4.0/' },
+      },
+    },
   });
   assertDocument(t, patched, 200);
-  t.match(patched.body.data.attributes, { holder: 'FOSSASIA e.V.', 'licence-url': 'https://creativecommons.org/licenses/by/4.0/', licence: 'CC BY 4.0' });
+  t.match(patched.body.data.attributes, {
+    holder: 'FOSSASIA e.V.',
+    'licence-url': 'https://creativecommons.org/licenses/by/4.0/',
+    licence: 'CC BY 4.0',
+  });
   t.same(patched.body.links, { self: `/v1/event-copyrights/${id}` });
-  t.strictSame((await call(app, { url: `/v1/event-copyrights/${id}` })).body.data, patched.body.data, 'seen through the canonical path');
+  t.strictSame(
+    (await call(app, { url: `/v1/event-copyrights/${id}` })).body.data,
+    patched.body.data,
+    'seen through the canonical path',
+  );
   const mismatch = await call(app, {
     method: 'PATCH',
     url: `/v1/event-copyright/${id}`,
@@ -99,11 +127,18 @@ t.test('/v1/events/{id}/event-copyright answers the copyright, or data null', as
   assertDocument(t, res, 200);
   t.same(Object.keys(res.body).sort(), ['data', 'jsonapi', 'links']);
   t.same(res.body.links, { self: `/v1/events/${pub.event}/event-copyright` });
-  t.strictSame(res.body.data, (await call(app, { url: `/v1/event-copyrights/${pub.copyright}` })).body.data, 'the whole resource');
+  t.strictSame(
+    res.body.data,
+    (await call(app, { url: `/v1/event-copyrights/${pub.copyright}` })).body.data,
+    'the whole resource',
+  );
   t.strictSame((await related(pub.identifier)).body, res.body, 'by identifier too');
   const linkage = await call(app, { url: `/v1/events/${pub.event}/relationships/event-copyright` });
   t.strictSame(linkage.body, {
-    links: { self: `/v1/events/${pub.event}/relationships/event-copyright`, related: `/v1/events/${pub.event}/event-copyright` },
+    links: {
+      self: `/v1/events/${pub.event}/relationships/event-copyright`,
+      related: `/v1/events/${pub.event}/event-copyright`,
+    },
     data: { type: 'event-copyright', id: pub.copyright },
     jsonapi: { version: '1.0' },
   });
@@ -111,9 +146,17 @@ t.test('/v1/events/{id}/event-copyright answers the copyright, or data null', as
   const bare = await create(app, owner, 'events', 'event', eventAttributes('Bare'));
   const none = await related(bare);
   assertDocument(t, none, 200);
-  t.strictSame(none.body, { data: null, links: { self: `/v1/events/${bare}/event-copyright` }, jsonapi: { version: '1.0' } });
+  t.strictSame(none.body, {
+    data: null,
+    links: { self: `/v1/events/${bare}/event-copyright` },
+    jsonapi: { version: '1.0' },
+  });
   expectError(t, await related(world.draft.event), 404);
-  t.equal((await related(world.draft.event, owner)).body.data?.id, world.draft.copyright, 'the owner reads the draft one');
+  t.equal(
+    (await related(world.draft.event, owner)).body.data?.id,
+    world.draft.copyright,
+    'the owner reads the draft one',
+  );
 });
 
 t.test('after deleting the copyright a new one may be created', async (t) => {
@@ -126,7 +169,11 @@ t.test('after deleting the copyright a new one may be created', async (t) => {
     expectError(t, await call(app, { url: `/v1/${path}/${old}`, token: owner }), 404, { detail: 'Object not found.' });
   t.strictSame((await related(event)).body.data, null, 'the event has none now');
   const included = await call(app, { url: `/v1/events/${event}?include=event-copyright` });
-  t.same([included.body.data.relationships['event-copyright'].data, included.body.included], [null, []], 'nor includes one');
+  t.same(
+    [included.body.data.relationships['event-copyright'].data, included.body.included],
+    [null, []],
+    'nor includes one',
+  );
   expectError(t, await call(app, { method: 'DELETE', url: `/v1/event-copyrights/${old}`, token: owner }), 404);
 
   const fresh = await post(event, { licence: 'CC BY-SA 4.0', year: 2021 });
@@ -134,6 +181,8 @@ t.test('after deleting the copyright a new one may be created', async (t) => {
   t.not(fresh.body.data.id, old, 'a new record');
   t.equal((await related(event)).body.data?.id, fresh.body.data.id, 'the related route answers the new one');
   expectError(t, await post(event, { licence: 'third' }), 409, { pointer: '/data/relationships/event' });
-  const [{ n }] = await app.sql<{ n: number }[]>`select count(*)::int as n from event_copyrights where event_id = ${Number(event)}`;
+  const [{ n }] = await app.sql<
+    { n: number }[]
+  >`select count(*)::int as n from event_copyrights where event_id = ${Number(event)}`;
   t.equal(n, 2, 'the deleted one is kept, soft-deleted');
 });

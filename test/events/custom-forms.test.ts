@@ -16,16 +16,33 @@ const owner = cast.owner.token;
 const SAMPLE = {
   data: {
     type: 'custom_form',
-    attributes: { form: 'speaker', type: 'text', 'field-identifier': 'abc', 'is-required': 'true', 'is-included': 'false', 'is-fixed': 'false' },
+    attributes: {
+      form: 'speaker',
+      type: 'text',
+      'field-identifier': 'abc',
+      'is-required': 'true',
+      'is-included': 'false',
+      'is-fixed': 'false',
+    },
   },
 };
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((d) => d.id);
 const encode = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 const patch = (id: string, bodyId: string, attributes: Record<string, unknown>, token: string | null = owner) =>
-  call(app, { method: 'PATCH', url: `/v1/custom-forms/${id}`, token: token ?? undefined, body: { data: { type: 'custom_form', id: bodyId, attributes } } });
+  call(app, {
+    method: 'PATCH',
+    url: `/v1/custom-forms/${id}`,
+    token: token ?? undefined,
+    body: { data: { type: 'custom_form', id: bodyId, attributes } },
+  });
 
 t.test("POST /v1/events/{id}/custom-forms with the spec's sample body", async (t) => {
-  const res = await call(app, { method: 'POST', url: `/v1/events/${pub.event}/custom-forms`, token: owner, body: SAMPLE });
+  const res = await call(app, {
+    method: 'POST',
+    url: `/v1/events/${pub.event}/custom-forms`,
+    token: owner,
+    body: SAMPLE,
+  });
   assertDocument(t, res, 201);
   const id = res.body.data.id as string;
   t.match(id, /^\d+$/);
@@ -68,27 +85,61 @@ t.test("POST /v1/events/{id}/custom-forms with the spec's sample body", async (t
   assertDocument(t, read, 200);
   t.strictSame(read.body, res.body, 'reads back the same, for any logged-in user');
 
-  const byKey = await call(app, { method: 'POST', url: `/v1/events/${pub.identifier}/custom-forms`, token: owner, body: {
-    data: { type: 'custom-form', attributes: { form: 'session', 'field-identifier': 'abc', 'is-required': true } },
-  } });
+  const byKey = await call(app, {
+    method: 'POST',
+    url: `/v1/events/${pub.identifier}/custom-forms`,
+    token: owner,
+    body: {
+      data: { type: 'custom-form', attributes: { form: 'session', 'field-identifier': 'abc', 'is-required': true } },
+    },
+  });
   t.equal(byKey.status, 201, 'by identifier, with the dasherized type and JSON booleans');
   t.equal(byKey.body.data.type, 'custom_form');
   t.equal(byKey.body.data.attributes['is-required'], true);
   t.equal(byKey.body.data.attributes.type, 'text', 'type defaults to text');
 
-  expectError(t, await call(app, { method: 'POST', url: `/v1/events/${pub.event}/custom-forms`, token: owner, body: SAMPLE }), 409, {
-    pointer: '/data/attributes/field-identifier',
-  });
+  expectError(
+    t,
+    await call(app, { method: 'POST', url: `/v1/events/${pub.event}/custom-forms`, token: owner, body: SAMPLE }),
+    409,
+    {
+      pointer: '/data/attributes/field-identifier',
+    },
+  );
   const elsewhere = { data: { ...SAMPLE.data, relationships: { event: rel('event', world.draft.event) } } };
-  expectError(t, await call(app, { method: 'POST', url: `/v1/events/${pub.event}/custom-forms`, token: owner, body: elsewhere }), 409, {
-    pointer: '/data/relationships/event',
-  });
+  expectError(
+    t,
+    await call(app, { method: 'POST', url: `/v1/events/${pub.event}/custom-forms`, token: owner, body: elsewhere }),
+    409,
+    {
+      pointer: '/data/relationships/event',
+    },
+  );
   expectError(t, await call(app, { method: 'POST', url: `/v1/events/${pub.event}/custom-forms`, body: SAMPLE }), 401);
-  expectError(t, await call(app, { method: 'POST', url: `/v1/events/${pub.event}/custom-forms`, token: cast.other.token, body: SAMPLE }), 403);
-  const yes = { data: { type: 'custom_form', attributes: { ...SAMPLE.data.attributes, 'field-identifier': 'x', 'is-fixed': 'yes' } } };
-  expectError(t, await call(app, { method: 'POST', url: `/v1/events/${pub.event}/custom-forms`, token: owner, body: yes }), 422, {
-    pointer: '/data/attributes/is-fixed',
-  });
+  expectError(
+    t,
+    await call(app, {
+      method: 'POST',
+      url: `/v1/events/${pub.event}/custom-forms`,
+      token: cast.other.token,
+      body: SAMPLE,
+    }),
+    403,
+  );
+  const yes = {
+    data: {
+      type: 'custom_form',
+      attributes: { ...SAMPLE.data.attributes, 'field-identifier': 'x', 'is-fixed': 'yes' },
+    },
+  };
+  expectError(
+    t,
+    await call(app, { method: 'POST', url: `/v1/events/${pub.event}/custom-forms`, token: owner, body: yes }),
+    422,
+    {
+      pointer: '/data/attributes/is-fixed',
+    },
+  );
 });
 
 t.test('reading needs a login: the list and the detail', async (t) => {
@@ -100,43 +151,94 @@ t.test('reading needs a login: the list and the detail', async (t) => {
     const res = await call(app, { url, token: cast[role].token });
     assertDocument(t, res, 200);
     t.ok(ids(res).includes(pub.customForm), `${role} reads the list`);
-    t.ok(res.body.data.every((f: { type: string }) => f.type === 'custom_form'), `${role}: custom_form resources`);
+    t.ok(
+      res.body.data.every((f: { type: string }) => f.type === 'custom_form'),
+      `${role}: custom_form resources`,
+    );
   }
-  expectError(t, await call(app, { url: `/v1/events/${world.draft.event}/custom-forms`, token: cast.other.token }), 404);
-  t.same(ids(await call(app, { url: `/v1/events/${world.draft.event}/custom-forms`, token: cast.organizer.token })), [world.draft.customForm]);
+  expectError(
+    t,
+    await call(app, { url: `/v1/events/${world.draft.event}/custom-forms`, token: cast.other.token }),
+    404,
+  );
+  t.same(ids(await call(app, { url: `/v1/events/${world.draft.event}/custom-forms`, token: cast.organizer.token })), [
+    world.draft.customForm,
+  ]);
 });
 
 t.test('PATCH needs the path id in the body; DELETE removes the form', async (t) => {
-  const id = await create(app, owner, 'custom-forms', 'custom_form', { form: 'attendee', 'field-identifier': 'city' }, { event: rel('event', pub.event) });
+  const id = await create(
+    app,
+    owner,
+    'custom-forms',
+    'custom_form',
+    { form: 'attendee', 'field-identifier': 'city' },
+    { event: rel('event', pub.event) },
+  );
   const ok = await patch(id, id, { 'is-required': 'true', 'is-public': true, name: 'City', position: 4 });
   assertDocument(t, ok, 200);
-  t.match(ok.body.data, { type: 'custom_form', id, attributes: { 'is-required': true, 'is-public': true, name: 'City', position: 4 } });
+  t.match(ok.body.data, {
+    type: 'custom_form',
+    id,
+    attributes: { 'is-required': true, 'is-public': true, name: 'City', position: 4 },
+  });
   t.same(ok.body.links, { self: `/v1/custom-forms/${id}` });
   t.equal(typeof ok.body.data.attributes['is-required'], 'boolean', 'a JSON boolean back');
-  t.equal((await patch(id, id, { 'is-required': 'false' }, cast.coorganizer.token)).body.data?.attributes['is-required'], false, 'a coorganizer writes too');
+  t.equal(
+    (await patch(id, id, { 'is-required': 'false' }, cast.coorganizer.token)).body.data?.attributes['is-required'],
+    false,
+    'a coorganizer writes too',
+  );
 
   expectError(t, await patch(id, pub.customForm, { name: 'Mismatch' }), 409, { pointer: '/data/id' });
   expectError(t, await patch(id, id, { name: 'Nope' }, cast.other.token), 403);
   expectError(t, await patch(id, id, { name: 'Nope' }, null), 401);
   expectError(t, await patch(id, id, { 'is-required': 'maybe' }), 422, { pointer: '/data/attributes/is-required' });
-  t.equal((await call(app, { url: `/v1/custom-forms/${id}`, token: owner })).body.data.attributes.name, 'City', 'refusals changed nothing');
+  t.equal(
+    (await call(app, { url: `/v1/custom-forms/${id}`, token: owner })).body.data.attributes.name,
+    'City',
+    'refusals changed nothing',
+  );
 
   expectError(t, await call(app, { method: 'DELETE', url: `/v1/custom-forms/${id}`, token: cast.other.token }), 403);
   const del = await call(app, { method: 'DELETE', url: `/v1/custom-forms/${id}`, token: owner });
   assertDocument(t, del, 200);
   t.strictSame(del.body, { meta: { message: 'Object successfully deleted' }, jsonapi: { version: '1.0' } });
-  expectError(t, await call(app, { url: `/v1/custom-forms/${id}`, token: owner }), 404, { detail: 'Object not found.' });
-  t.notOk(ids(await call(app, { url: `/v1/events/${pub.event}/custom-forms`, token: owner })).includes(id), 'gone from the list');
-  const again = await create(app, owner, 'custom-forms', 'custom_form', { form: 'attendee', 'field-identifier': 'city' }, { event: rel('event', pub.event) });
+  expectError(t, await call(app, { url: `/v1/custom-forms/${id}`, token: owner }), 404, {
+    detail: 'Object not found.',
+  });
+  t.notOk(
+    ids(await call(app, { url: `/v1/events/${pub.event}/custom-forms`, token: owner })).includes(id),
+    'gone from the list',
+  );
+  const again = await create(
+    app,
+    owner,
+    'custom-forms',
+    'custom_form',
+    { form: 'attendee', 'field-identifier': 'city' },
+    { event: rel('event', pub.event) },
+  );
   t.not(again, id, 'the field identifier is free again');
 });
 
 t.test('the list sorts and filters', async (t) => {
   const event = await create(app, owner, 'events', 'event', {
-    name: 'Forms', 'starts-at': '2030-01-01T09:00:00Z', 'ends-at': '2030-01-02T09:00:00Z', timezone: 'UTC', state: 'published',
+    name: 'Forms',
+    'starts-at': '2030-01-01T09:00:00Z',
+    'ends-at': '2030-01-02T09:00:00Z',
+    timezone: 'UTC',
+    state: 'published',
   });
   const make = (form: string, field: string, position: number, required: boolean) =>
-    create(app, owner, 'custom-forms', 'custom_form', { form, 'field-identifier': field, position, 'is-required': required }, { event: rel('event', event) });
+    create(
+      app,
+      owner,
+      'custom-forms',
+      'custom_form',
+      { form, 'field-identifier': field, position, 'is-required': required },
+      { event: rel('event', event) },
+    );
   const a = await make('speaker', 'bio', 3, true);
   const b = await make('speaker', 'age', 1, false);
   const c = await make('session', 'slides', 2, true);
@@ -154,7 +256,14 @@ t.test('the list sorts and filters', async (t) => {
   t.same(ids(speakerForm), [b, a]);
   t.equal(speakerForm.body.meta.count, 2);
   t.same(ids(await list(`filter=${encode([{ name: 'is-required', op: 'eq', val: true }])}&sort=position`)), [c, a]);
-  const either = [{ or: [{ name: 'form', op: 'eq', val: 'attendee' }, { name: 'field-identifier', op: 'like', val: 'sl%' }] }];
+  const either = [
+    {
+      or: [
+        { name: 'form', op: 'eq', val: 'attendee' },
+        { name: 'field-identifier', op: 'like', val: 'sl%' },
+      ],
+    },
+  ];
   t.same(ids(await list(`filter=${encode(either)}&sort=-position`)), [c, d]);
   t.same(ids(await list('page[size]=2&sort=position')), [d, b], 'and pages');
   expectError(t, await list('sort=colour'), 400, { parameter: 'sort' });

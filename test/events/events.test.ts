@@ -14,19 +14,64 @@ const { cast } = world;
 const pub = world.published;
 
 const ATTRIBUTES = [
-  'code-of-conduct', 'created-at', 'deleted-at', 'description', 'ends-at', 'external-event-url', 'icon-image-url',
-  'identifier', 'large-image-url', 'latitude', 'location-name', 'logo-url', 'longitude', 'name', 'original-image-url',
-  'privacy', 'starts-at', 'state', 'thumbnail-image-url', 'ticket-url', 'timezone',
+  'code-of-conduct',
+  'created-at',
+  'deleted-at',
+  'description',
+  'ends-at',
+  'external-event-url',
+  'icon-image-url',
+  'identifier',
+  'large-image-url',
+  'latitude',
+  'location-name',
+  'logo-url',
+  'longitude',
+  'name',
+  'original-image-url',
+  'privacy',
+  'starts-at',
+  'state',
+  'thumbnail-image-url',
+  'ticket-url',
+  'timezone',
   // The Open Event front end's settings of an event (issue 21).
   ...Object.keys(eventOptions),
 ].sort();
 const RELATIONSHIPS = [
-  'attendees', 'coorganizers', 'custom-forms', 'event-copyright', 'event-topic', 'microlocations', 'orders', 'organizers', 'owner',
-  'session-types', 'sessions', 'social-links', 'speakers', 'speakers-call', 'sponsors', 'stripe-authorization', 'tax', 'tickets', 'tracks',
-  'event-type', 'event-sub-topic', 'session-favourites', 'speaker-invites', 'group', 'video-stream',
-  'moderators', 'registrars', 'role-invites', 'roles', 'track-organizers',
+  'attendees',
+  'coorganizers',
+  'custom-forms',
+  'event-copyright',
+  'event-topic',
+  'microlocations',
+  'orders',
+  'organizers',
+  'owner',
+  'session-types',
+  'sessions',
+  'social-links',
+  'speakers',
+  'speakers-call',
+  'sponsors',
+  'stripe-authorization',
+  'tax',
+  'tickets',
+  'tracks',
+  'event-type',
+  'event-sub-topic',
+  'session-favourites',
+  'speaker-invites',
+  'group',
+  'video-stream',
+  'moderators',
+  'registrars',
+  'role-invites',
+  'roles',
+  'track-organizers',
 ].sort();
-const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((d) => d.id).sort((a, b) => Number(a) - Number(b));
+const ids = (res: { body: { data: { id: string }[] } }) =>
+  res.body.data.map((d) => d.id).sort((a, b) => Number(a) - Number(b));
 
 t.test('POST /v1/events: the creator owns the event, which gets an 8-char identifier', async (t) => {
   const res = await call(app, {
@@ -45,11 +90,21 @@ t.test('POST /v1/events: the creator owns the event, which gets an 8-char identi
   t.same(Object.keys(data).sort(), ['attributes', 'id', 'links', 'relationships', 'type']);
   t.same(data.links, { self: `/v1/events/${data.id}` });
   t.same(Object.keys(data.attributes).sort(), ATTRIBUTES, 'every event attribute, nothing else');
-  t.match(data.attributes, { name: 'Mine', state: 'draft', timezone: 'Europe/Berlin', privacy: 'public', 'deleted-at': null });
+  t.match(data.attributes, {
+    name: 'Mine',
+    state: 'draft',
+    timezone: 'Europe/Berlin',
+    privacy: 'public',
+    'deleted-at': null,
+  });
   t.match(data.attributes.identifier, /^[a-z][a-z0-9]{7}$/, 'identifier: 8 characters, a letter first');
   t.same(Object.keys(data.relationships).sort(), RELATIONSHIPS);
   for (const [name, member] of Object.entries(data.relationships) as [string, { links: unknown }][])
-    t.same(member.links, { self: `/v1/events/${data.id}/relationships/${name}`, related: `/v1/events/${data.id}/${name}` }, name);
+    t.same(
+      member.links,
+      { self: `/v1/events/${data.id}/relationships/${name}`, related: `/v1/events/${data.id}/${name}` },
+      name,
+    );
   t.same(data.relationships.owner.data, { type: 'user', id: cast.other.id }, 'the creator is the owner');
   t.same(data.relationships['event-topic'].data, null);
 
@@ -64,7 +119,10 @@ t.test('POST /v1/events: the creator owns the event, which gets an 8-char identi
     const got = await call(app, { url: `/v1/events/${id}` });
     identifiers.push(got.body.data.attributes.identifier);
   }
-  t.ok(identifiers.every((i) => /^[a-z][a-z0-9]{7}$/.test(i)), 'all well-formed');
+  t.ok(
+    identifiers.every((i) => /^[a-z][a-z0-9]{7}$/.test(i)),
+    'all well-formed',
+  );
   t.equal(new Set(identifiers).size, identifiers.length, 'all different');
 
   const fixed = await call(app, {
@@ -84,10 +142,23 @@ t.test('every event path takes the id or the identifier', async (t) => {
   t.same(byKey.body, byId.body, 'the same document');
   t.equal(byKey.body.data.id, pub.event, 'the id stays numeric');
   t.equal(byKey.body.links.self, `/v1/events/${pub.event}`);
-  t.equal((await call(app, { url: `/v1/events/${world.draft.identifier}` })).status, 404, 'a draft is hidden by identifier too');
+  t.equal(
+    (await call(app, { url: `/v1/events/${world.draft.identifier}` })).status,
+    404,
+    'a draft is hidden by identifier too',
+  );
   expectError(t, await call(app, { url: '/v1/events/zzzzzzzz' }), 404, { detail: 'Object not found.' });
 
-  for (const list of ['sessions', 'speakers', 'tracks', 'microlocations', 'sponsors', 'session-types', 'social-links', 'custom-forms']) {
+  for (const list of [
+    'sessions',
+    'speakers',
+    'tracks',
+    'microlocations',
+    'sponsors',
+    'session-types',
+    'social-links',
+    'custom-forms',
+  ]) {
     const a = await call(app, { url: `/v1/events/${pub.event}/${list}`, token });
     const b = await call(app, { url: `/v1/events/${pub.identifier}/${list}`, token });
     t.equal(b.status, 200, `${list} by identifier`);
@@ -120,7 +191,12 @@ t.test('PATCH and DELETE by identifier; the body id may be the numeric id or the
   const token = cast.owner.token;
   const { id, identifier } = await createEvent(app, cast, 'Renamed', 'published');
   const patch = (path: string, bodyId: string, name: string) =>
-    call(app, { method: 'PATCH', url: `/v1/events/${path}`, token, body: { data: { type: 'event', id: bodyId, attributes: { name } } } });
+    call(app, {
+      method: 'PATCH',
+      url: `/v1/events/${path}`,
+      token,
+      body: { data: { type: 'event', id: bodyId, attributes: { name } } },
+    });
 
   const numeric = await patch(identifier, id, 'First');
   assertDocument(t, numeric, 200);
@@ -133,7 +209,11 @@ t.test('PATCH and DELETE by identifier; the body id may be the numeric id or the
   expectError(t, await patch(identifier, String(Number(id) + 1000), 'Nope'), 409, { pointer: '/data/id' });
   expectError(t, await patch(id, identifier, 'Nope'), 409, { pointer: '/data/id' });
   expectError(t, await patch(identifier, pub.event, 'Nope'), 409, { pointer: '/data/id' });
-  t.equal((await call(app, { url: `/v1/events/${id}` })).body.data.attributes.name, 'Third', 'refused changes left nothing');
+  t.equal(
+    (await call(app, { url: `/v1/events/${id}` })).body.data.attributes.name,
+    'Third',
+    'refused changes left nothing',
+  );
 
   const del = await call(app, { method: 'DELETE', url: `/v1/events/${identifier}`, token });
   assertDocument(t, del, 200);
@@ -142,7 +222,7 @@ t.test('PATCH and DELETE by identifier; the body id may be the numeric id or the
   t.equal((await call(app, { url: `/v1/events/${identifier}`, token })).status, 404);
 });
 
-t.test('/v1/event-topics/{id}/events: only the topic\'s events, only those the caller sees', async (t) => {
+t.test("/v1/event-topics/{id}/events: only the topic's events, only those the caller sees", async (t) => {
   const topic2 = await create(app, cast.admin.token, 'event-topics', 'event-topic', { name: 'Music' });
   const other = await createEvent(app, cast, 'Concert', 'published', topic2);
   await createEvent(app, cast, 'Loose', 'published');
@@ -160,7 +240,10 @@ t.test('/v1/event-topics/{id}/events: only the topic\'s events, only those the c
     t.same(ids(await list(world.topic, cast[role].token)), [pub.event, world.draft.event], `${role}: the draft too`);
   const linkage = (token?: string) => call(app, { url: `/v1/event-topics/${world.topic}/relationships/events`, token });
   t.same((await linkage()).body.data, [{ type: 'event', id: pub.event }], 'the linkage hides the draft from anonymous');
-  t.same((await linkage(cast.organizer.token)).body.data.map((e: { id: string }) => e.id), [pub.event, world.draft.event]);
+  t.same(
+    (await linkage(cast.organizer.token)).body.data.map((e: { id: string }) => e.id),
+    [pub.event, world.draft.event],
+  );
   t.same(ids(await list(topic2)), [other.id], 'the other topic lists its own event');
   t.same(ids(await list(topic2, cast.owner.token)), [other.id]);
   t.equal((await list('999999')).status, 404);
@@ -190,7 +273,10 @@ t.test('GET /v1/events/{id}?include=social-links,event-copyright', async (t) => 
   t.same(byType['social-link'].relationships.event.data, { type: 'event', id: pub.event });
   const byKey = await call(app, { url: `/v1/events/${pub.identifier}?include=social-links,event-copyright` });
   t.same(byKey.body, res.body, 'the same through the identifier');
-  t.equal((await call(app, { url: `/v1/events/${world.draft.event}?include=social-links`, token: cast.other.token })).status, 404);
+  t.equal(
+    (await call(app, { url: `/v1/events/${world.draft.event}?include=social-links`, token: cast.other.token })).status,
+    404,
+  );
 });
 
 t.test('time zones are stored in their canonical spelling', async (t) => {

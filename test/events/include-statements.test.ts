@@ -39,7 +39,11 @@ async function measure(t: Test, url: string, token?: string) {
 async function constant(t: Test, url: string, expected: number, token?: string) {
   const runs = [];
   for (const size of [1, 10, 100]) runs.push(await measure(t, `${url}&page[size]=${size}`, token));
-  t.strictSame(runs.map((r) => r.statements), [expected, expected, expected], `${url}: ${expected} statements at any page size`);
+  t.strictSame(
+    runs.map((r) => r.statements),
+    [expected, expected, expected],
+    `${url}: ${expected} statements at any page size`,
+  );
   return runs.at(-1)!.body;
 }
 
@@ -52,7 +56,10 @@ t.test('100 sessions with include=speakers,track: 2 statements (the token, the r
   const tracks = included.filter((r) => r.type === 'track');
   t.equal(tracks.length, 3, 'each track once');
   t.ok(speakers.length > 50, 'many speakers, still one statement');
-  t.ok(speakers.every((s) => typeof s.attributes.email === 'string'), 'the owner sees speaker emails');
+  t.ok(
+    speakers.every((s) => typeof s.attributes.email === 'string'),
+    'the owner sees speaker emails',
+  );
   const first = body.data[0];
   t.equal(first.relationships.speakers.data.length, 2, 'linkage of the included relationship');
   t.same(first.relationships.track.data, { type: 'track', id: String(1 + (Number(first.id) % 3)) });
@@ -61,8 +68,13 @@ t.test('100 sessions with include=speakers,track: 2 statements (the token, the r
 t.test("an event's sessions with include=speakers,track", async (t) => {
   const anonymous = await constant(t, '/v1/events/pubevent/sessions?include=speakers,track', 1);
   t.equal(anonymous.meta.count, 108);
-  const speakers = (anonymous.included as { type: string; attributes: Record<string, unknown> }[]).filter((r) => r.type === 'speaker');
-  t.ok(speakers.length > 0 && speakers.every((s) => !('email' in s.attributes) && !('mobile' in s.attributes)), 'no private speaker data for anonymous callers');
+  const speakers = (anonymous.included as { type: string; attributes: Record<string, unknown> }[]).filter(
+    (r) => r.type === 'speaker',
+  );
+  t.ok(
+    speakers.length > 0 && speakers.every((s) => !('email' in s.attributes) && !('mobile' in s.attributes)),
+    'no private speaker data for anonymous callers',
+  );
   // A token costs one statement (the account behind it), nothing per row.
   const user = await constant(t, '/v1/events/1/sessions?include=speakers,track', 2, stranger.token);
   t.equal(user.meta.count, 108);
@@ -72,9 +84,16 @@ t.test("an event's sessions with include=speakers,track", async (t) => {
 
 t.test('an event with nested includes: one statement for all include paths', async (t) => {
   resetQueries();
-  const res = await call(app, { url: '/v1/events/1?include=sessions.speakers,sessions.track,tracks,owner', token: owner.token });
+  const res = await call(app, {
+    url: '/v1/events/1?include=sessions.speakers,sessions.track,tracks,owner',
+    token: owner.token,
+  });
   assertDocument(t, res, 200);
-  t.equal(queries.length, 1 + 1, 'the token, then the event with sessions, their speakers, their tracks, tracks and owner');
+  t.equal(
+    queries.length,
+    1 + 1,
+    'the token, then the event with sessions, their speakers, their tracks, tracks and owner',
+  );
   t.equal(res.body.data.relationships.sessions.data.length, 108);
 });
 
@@ -89,7 +108,12 @@ t.test('the home page and wizard includes: one statement each', async (t) => {
       from generate_series(1, 60) g;
   `);
   // The home page's filters (open-event-frontend:app/routes/index.js:106-148); the first event has no type.
-  const featured = encodeURIComponent(JSON.stringify([{ name: 'is-featured', op: 'eq', val: false }, { name: 'event-type', op: 'ne', val: null }]));
+  const featured = encodeURIComponent(
+    JSON.stringify([
+      { name: 'is-featured', op: 'eq', val: false },
+      { name: 'event-type', op: 'ne', val: null },
+    ]),
+  );
   const home = await constant(t, `/v1/events?include=event-topic,event-sub-topic,event-type&filter=${featured}`, 1);
   t.equal((home.data as unknown[]).length, 60);
   t.equal((home.included as unknown[]).length, 3 + 12 + 2, 'every topic, sub-topic and type once');
@@ -119,7 +143,9 @@ t.test('orders with include=attendees,tickets and an event with its tickets, tax
   assertDocument(t, event, 200);
   t.equal(queries.length, 1, 'the event with its tickets, tax and speakers call: one statement');
   t.equal(event.body.data.relationships.tickets.data.length, 3, 'the hidden ticket left out for anonymous callers');
-  const tax = (event.body.included as { type: string; attributes: Record<string, unknown> }[]).find((r) => r.type === 'tax')!;
+  const tax = (event.body.included as { type: string; attributes: Record<string, unknown> }[]).find(
+    (r) => r.type === 'tax',
+  )!;
   t.notOk('tax-id' in tax.attributes, 'no invoicing details for anonymous callers');
 });
 
@@ -132,7 +158,12 @@ t.test("the organizer's sessions list and the schedule: feedbacks and the caller
   `);
   // app/routes/events/view/sessions/list.js:93. Token, event, page, speakers, feedbacks, tracks: no session has
   // a session type, so that include needs no statement.
-  const dashboard = await constant(t, '/v1/events/pubevent/sessions?include=speakers,feedbacks,session-type,track', 2, owner.token);
+  const dashboard = await constant(
+    t,
+    '/v1/events/pubevent/sessions?include=speakers,feedbacks,session-type,track',
+    2,
+    owner.token,
+  );
   const first = dashboard.data[0];
   t.equal(first.relationships.feedbacks.data.length, 1, "the event's feedback, to its owner");
   t.equal(first.attributes['average-rating'], 1 + (Number(first.id) % 5), 'average-rating from the row');
@@ -141,18 +172,39 @@ t.test("the organizer's sessions list and the schedule: feedbacks and the caller
   // app/routes/public/sessions.js:252: each caller's own favourite, or null.
   const schedule = '/v1/events/pubevent/sessions?include=track,speakers,session-type,favourite';
   const anonymous = await constant(t, schedule, 1);
-  t.ok(anonymous.data.every((s: { relationships: { favourite: { data: unknown } } }) => s.relationships.favourite.data === null));
+  t.ok(
+    anonymous.data.every(
+      (s: { relationships: { favourite: { data: unknown } } }) => s.relationships.favourite.data === null,
+    ),
+  );
   const mine = await constant(t, schedule, 2, owner.token);
-  const favourites = mine.data.map((s: { id: string; relationships: { favourite: { data: unknown } } }) => [Number(s.id) % 2 === 0, s.relationships.favourite.data !== null]);
-  t.ok(favourites.every(([even, has]: [boolean, boolean]) => even === has), "the owner's favourite on every other session, none on the rest");
+  const favourites = mine.data.map((s: { id: string; relationships: { favourite: { data: unknown } } }) => [
+    Number(s.id) % 2 === 0,
+    s.relationships.favourite.data !== null,
+  ]);
+  t.ok(
+    favourites.every(([even, has]: [boolean, boolean]) => even === has),
+    "the owner's favourite on every other session, none on the rest",
+  );
   const favs = (mine.included as { type: string }[]).filter((r) => r.type === 'user-favourite-session');
-  t.equal(favs.length, mine.data.filter((s: { id: string }) => Number(s.id) % 2 === 0).length, "only the caller's favourites included");
-  const sorted = await constant(t, '/v1/events/pubevent/sessions?include=favourite&sort=-favourite-count,id', 2, owner.token);
+  t.equal(
+    favs.length,
+    mine.data.filter((s: { id: string }) => Number(s.id) % 2 === 0).length,
+    "only the caller's favourites included",
+  );
+  const sorted = await constant(
+    t,
+    '/v1/events/pubevent/sessions?include=favourite&sort=-favourite-count,id',
+    2,
+    owner.token,
+  );
   t.equal(sorted.data[0].attributes['favourite-count'], 2, 'by popularity');
 });
 
-t.test('the schedule with microlocation.video-stream, and the public page with the group chain: one statement for all paths', async (t) => {
-  await app.sql.unsafe(`
+t.test(
+  'the schedule with microlocation.video-stream, and the public page with the group chain: one statement for all paths',
+  async (t) => {
+    await app.sql.unsafe(`
     insert into microlocations (event_id, name) select 1, 'Room ' || g from generate_series(1, 4) g;
     insert into video_streams (owner_event_id, event_id, name, url) values (1, 1, 'Main', 'https://meet.example.org/main');
     insert into video_streams (owner_event_id, name, url) select 1, 'Room stream ' || g, 'https://meet.example.org/r' || g from generate_series(1, 2) g;
@@ -162,39 +214,61 @@ t.test('the schedule with microlocation.video-stream, and the public page with t
     update events set group_id = 1 where id = 1;
     insert into user_follow_groups (group_id, user_id) values (1, ${owner.id}), (1, ${stranger.id});
   `);
-  const schedule = await constant(t, '/v1/events/pubevent/sessions?include=speakers,microlocation,track,microlocation.video-stream', 1);
-  const streams = (schedule.included as { type: string; attributes: Record<string, unknown> }[]).filter((r) => r.type === 'video-stream');
-  t.equal(streams.length, 2, 'each room stream once');
-  t.ok(streams.every((s) => !('url' in s.attributes)), 'no join details for a visitor');
+    const schedule = await constant(
+      t,
+      '/v1/events/pubevent/sessions?include=speakers,microlocation,track,microlocation.video-stream',
+      1,
+    );
+    const streams = (schedule.included as { type: string; attributes: Record<string, unknown> }[]).filter(
+      (r) => r.type === 'video-stream',
+    );
+    t.equal(streams.length, 2, 'each room stream once');
+    t.ok(
+      streams.every((s) => !('url' in s.attributes)),
+      'no join details for a visitor',
+    );
 
-  resetQueries();
-  const include = 'owner,organizers,video-stream,group,group.followers,group.followers.user';
-  const page = await call(app, { url: `/v1/events/pubevent?include=${include}`, token: owner.token });
-  assertDocument(t, page, 200);
-  t.equal(queries.length, 1 + 1, 'the token, then the event with every path');
-  const included = page.body.included as { type: string; id: string }[];
-  t.equal(included.filter((r) => r.type === 'user-follow-group').length, 2, "the group's owner sees both followers");
-  t.ok(included.some((r) => r.type === 'video-stream' && r.id === '1'), "the event's own stream");
-});
+    resetQueries();
+    const include = 'owner,organizers,video-stream,group,group.followers,group.followers.user';
+    const page = await call(app, { url: `/v1/events/pubevent?include=${include}`, token: owner.token });
+    assertDocument(t, page, 200);
+    t.equal(queries.length, 1 + 1, 'the token, then the event with every path');
+    const included = page.body.included as { type: string; id: string }[];
+    t.equal(included.filter((r) => r.type === 'user-follow-group').length, 2, "the group's owner sees both followers");
+    t.ok(
+      included.some((r) => r.type === 'video-stream' && r.id === '1'),
+      "the event's own stream",
+    );
+  },
+);
 
-t.test('"My events" with include=roles.role,roles.user and the dashboard role lists: one statement for all include paths', async (t) => {
-  // open-event-frontend app/routes/events/list.js:86 (roles.role, roles.user) on the user's events.
-  await app.sql.unsafe(`
+t.test(
+  '"My events" with include=roles.role,roles.user and the dashboard role lists: one statement for all include paths',
+  async (t) => {
+    // open-event-frontend app/routes/events/list.js:86 (roles.role, roles.user) on the user's events.
+    await app.sql.unsafe(`
     insert into events (identifier, name, starts_at, ends_at, timezone, state, owner_id)
       select 'many' || g, 'Many ' || g, '2030-01-01T09:00Z', '2030-01-02T18:00Z', 'UTC', 'published', ${stranger.id} from generate_series(1, 30) g;
     insert into event_roles (event_id, user_id, role) select id, ${owner.id}, 'registrar' from events where identifier like 'many%';
     insert into event_roles (event_id, user_id, role) select id, ${owner.id}, 'moderator' from events where identifier like 'many%';
   `);
-  const body = await constant(t, `/v1/users/${owner.id}/events?include=roles.role,roles.user`, 2, owner.token);
-  const included = body.included as { type: string; id: string }[];
-  t.ok(included.some((r) => r.type === 'role' && r.id === 'moderator'));
-  t.ok(included.some((r) => r.type === 'users-events-role'));
-  t.ok(included.filter((r) => r.type === 'user').every((r) => r.id === owner.id), "only the caller's own user record is included");
-  // open-event-frontend app/routes/events/view.js:17: the role lists of the dashboard.
-  resetQueries();
-  const res = await call(app, { url: '/v1/events/many1?include=owner,organizers,coorganizers,track-organizers,registrars,moderators', token: owner.token });
-  assertDocument(t, res, 200);
-  t.equal(queries.length, 1 + 1, 'the token, then the event with every role list');
-  t.strictSame(res.body.data.relationships.registrars.data, [{ type: 'user', id: owner.id }]);
-  t.strictSame(res.body.data.relationships.moderators.data, [{ type: 'user', id: owner.id }]);
-});
+    const body = await constant(t, `/v1/users/${owner.id}/events?include=roles.role,roles.user`, 2, owner.token);
+    const included = body.included as { type: string; id: string }[];
+    t.ok(included.some((r) => r.type === 'role' && r.id === 'moderator'));
+    t.ok(included.some((r) => r.type === 'users-events-role'));
+    t.ok(
+      included.filter((r) => r.type === 'user').every((r) => r.id === owner.id),
+      "only the caller's own user record is included",
+    );
+    // open-event-frontend app/routes/events/view.js:17: the role lists of the dashboard.
+    resetQueries();
+    const res = await call(app, {
+      url: '/v1/events/many1?include=owner,organizers,coorganizers,track-organizers,registrars,moderators',
+      token: owner.token,
+    });
+    assertDocument(t, res, 200);
+    t.equal(queries.length, 1 + 1, 'the token, then the event with every role list');
+    t.strictSame(res.body.data.relationships.registrars.data, [{ type: 'user', id: owner.id }]);
+    t.strictSame(res.body.data.relationships.moderators.data, [{ type: 'user', id: owner.id }]);
+  },
+);

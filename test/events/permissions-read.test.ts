@@ -15,9 +15,11 @@ type Expect = (role: RoleName, state: State) => number;
 /** Public on a published event; a draft is 404 to callers without a role in it. */
 const publicRead: Expect = (role, state) => (state === 'draft' && !MANAGERS.includes(role) ? 404 : 200);
 /** As publicRead, and a login is needed even where the event is published. */
-const loginRead: Expect = (role, state) => (role === 'anonymous' && state === 'published' ? 401 : publicRead(role, state));
+const loginRead: Expect = (role, state) =>
+  role === 'anonymous' && state === 'published' ? 401 : publicRead(role, state);
 
-const ids = (data: unknown): string[] => (Array.isArray(data) ? data.map((d) => d.id) : data ? [(data as { id: string }).id] : []);
+const ids = (data: unknown): string[] =>
+  Array.isArray(data) ? data.map((d) => d.id) : data ? [(data as { id: string }).id] : [];
 
 interface ReadRoute {
   path: string;
@@ -41,33 +43,110 @@ const KINDS: { path: string; key: Key; login?: boolean; single?: boolean }[] = [
   { path: 'custom-forms', key: 'customForm', login: true },
 ];
 
-const route = (path: string, url: ReadRoute['url'], has: ReadRoute['has'], expect: Expect = publicRead): ReadRoute => ({ path, url, has, expect });
+const route = (path: string, url: ReadRoute['url'], has: ReadRoute['has'], expect: Expect = publicRead): ReadRoute => ({
+  path,
+  url,
+  has,
+  expect,
+});
 
 const ROUTES: ReadRoute[] = [
-  route('/v1/events/{id}', (r) => `/v1/events/${r.event}`, (r) => r.event),
-  route('/v1/events/{identifier}', (r) => `/v1/events/${r.identifier}`, (r) => r.event),
-  route('/v1/events/{id}/relationships/organizers', (r) => `/v1/events/${r.event}/relationships/organizers`, (_, w) => w.cast.organizer.id),
-  route('/v1/events/{id}/relationships/coorganizers', (r) => `/v1/events/${r.event}/relationships/coorganizers`, (_, w) => w.cast.coorganizer.id),
-  route('/v1/events/{id}/event-copyright', (r) => `/v1/events/${r.event}/event-copyright`, (r) => r.copyright),
-  route('/v1/events/{identifier}/sessions', (r) => `/v1/events/${r.identifier}/sessions`, (r) => r.session),
-  route('/v1/event-copyright/{id} (alias)', (r) => `/v1/event-copyright/${r.copyright}`, (r) => r.copyright),
+  route(
+    '/v1/events/{id}',
+    (r) => `/v1/events/${r.event}`,
+    (r) => r.event,
+  ),
+  route(
+    '/v1/events/{identifier}',
+    (r) => `/v1/events/${r.identifier}`,
+    (r) => r.event,
+  ),
+  route(
+    '/v1/events/{id}/relationships/organizers',
+    (r) => `/v1/events/${r.event}/relationships/organizers`,
+    (_, w) => w.cast.organizer.id,
+  ),
+  route(
+    '/v1/events/{id}/relationships/coorganizers',
+    (r) => `/v1/events/${r.event}/relationships/coorganizers`,
+    (_, w) => w.cast.coorganizer.id,
+  ),
+  route(
+    '/v1/events/{id}/event-copyright',
+    (r) => `/v1/events/${r.event}/event-copyright`,
+    (r) => r.copyright,
+  ),
+  route(
+    '/v1/events/{identifier}/sessions',
+    (r) => `/v1/events/${r.identifier}/sessions`,
+    (r) => r.session,
+  ),
+  route(
+    '/v1/event-copyright/{id} (alias)',
+    (r) => `/v1/event-copyright/${r.copyright}`,
+    (r) => r.copyright,
+  ),
   ...KINDS.flatMap(({ path, key, login, single }) => {
     const expect = login ? loginRead : publicRead;
     return [
-      ...(single ? [] : [route(`/v1/events/{id}/${path}`, (r) => `/v1/events/${r.event}/${path}`, (r) => r[key], expect)]),
-      route(`/v1/${path}/{id}`, (r) => `/v1/${path}/${r[key]}`, (r) => r[key], expect),
-      route(`/v1/${path}/{id}/relationships/event`, (r) => `/v1/${path}/${r[key]}/relationships/event`, (r) => r.event, expect),
-      route(`/v1/${path}/{id}/event`, (r) => `/v1/${path}/${r[key]}/event`, (r) => r.event, expect),
+      ...(single
+        ? []
+        : [
+            route(
+              `/v1/events/{id}/${path}`,
+              (r) => `/v1/events/${r.event}/${path}`,
+              (r) => r[key],
+              expect,
+            ),
+          ]),
+      route(
+        `/v1/${path}/{id}`,
+        (r) => `/v1/${path}/${r[key]}`,
+        (r) => r[key],
+        expect,
+      ),
+      route(
+        `/v1/${path}/{id}/relationships/event`,
+        (r) => `/v1/${path}/${r[key]}/relationships/event`,
+        (r) => r.event,
+        expect,
+      ),
+      route(
+        `/v1/${path}/{id}/event`,
+        (r) => `/v1/${path}/${r[key]}/event`,
+        (r) => r.event,
+        expect,
+      ),
     ];
   }),
   ...(['tracks', 'microlocations', 'session-types'] as const).map((path) => {
     const key = ({ tracks: 'track', microlocations: 'microlocation', 'session-types': 'sessionType' } as const)[path];
-    return route(`/v1/${path}/{id}/sessions`, (r) => `/v1/${path}/${r[key]}/sessions`, (r) => r.session);
+    return route(
+      `/v1/${path}/{id}/sessions`,
+      (r) => `/v1/${path}/${r[key]}/sessions`,
+      (r) => r.session,
+    );
   }),
-  route('/v1/sessions/{id}/speakers', (r) => `/v1/sessions/${r.session}/speakers`, (r) => r.speaker),
-  route('/v1/sessions/{id}/relationships/speakers', (r) => `/v1/sessions/${r.session}/relationships/speakers`, (r) => r.speaker),
-  route('/v1/speakers/{id}/sessions', (r) => `/v1/speakers/${r.speaker}/sessions`, (r) => r.session),
-  route('/v1/speakers/{id}/relationships/sessions', (r) => `/v1/speakers/${r.speaker}/relationships/sessions`, (r) => r.session),
+  route(
+    '/v1/sessions/{id}/speakers',
+    (r) => `/v1/sessions/${r.session}/speakers`,
+    (r) => r.speaker,
+  ),
+  route(
+    '/v1/sessions/{id}/relationships/speakers',
+    (r) => `/v1/sessions/${r.session}/relationships/speakers`,
+    (r) => r.speaker,
+  ),
+  route(
+    '/v1/speakers/{id}/sessions',
+    (r) => `/v1/speakers/${r.speaker}/sessions`,
+    (r) => r.session,
+  ),
+  route(
+    '/v1/speakers/{id}/relationships/sessions',
+    (r) => `/v1/speakers/${r.speaker}/relationships/sessions`,
+    (r) => r.session,
+  ),
 ];
 
 t.test('read matrix', async (t) => {
@@ -116,7 +195,11 @@ t.test('read matrix', async (t) => {
         expectCell(t, res, 200, label);
         const got = ids(res.body?.data);
         t.ok(got.includes(world.published[key]), `${label}: holds the published ${key}`);
-        t.equal(got.includes(world.draft[key]), MANAGERS.includes(role), `${label}: draft ${key} ${MANAGERS.includes(role) ? 'present' : 'absent'}`);
+        t.equal(
+          got.includes(world.draft[key]),
+          MANAGERS.includes(role),
+          `${label}: draft ${key} ${MANAGERS.includes(role) ? 'present' : 'absent'}`,
+        );
         t.equal(res.body?.meta?.count, got.length, `${label}: meta.count counts only what the caller sees`);
       }
     }
@@ -125,7 +208,13 @@ t.test('read matrix', async (t) => {
   t.test("a user's speakers: only that user or an admin reads them, drafts only for the admin", async (t) => {
     const url = `/v1/users/${world.cast.speaker.id}/speakers`;
     const expected: Record<RoleName, number> = {
-      anonymous: 401, other: 403, speaker: 200, coorganizer: 403, organizer: 403, owner: 403, admin: 200,
+      anonymous: 401,
+      other: 403,
+      speaker: 200,
+      coorganizer: 403,
+      organizer: 403,
+      owner: 403,
+      admin: 200,
     };
     for (const role of ROLES) {
       const label = `GET ${url} as ${role}`;
@@ -134,7 +223,11 @@ t.test('read matrix', async (t) => {
       if (expected[role] !== 200) continue;
       const got = ids(res.body?.data);
       t.ok(got.includes(world.published.speaker), `${label}: holds the published speaker`);
-      t.equal(got.includes(world.draft.speaker), role === 'admin', `${label}: the draft event's speaker only for the admin`);
+      t.equal(
+        got.includes(world.draft.speaker),
+        role === 'admin',
+        `${label}: the draft event's speaker only for the admin`,
+      );
     }
   });
 });

@@ -6,7 +6,14 @@
 import t, { type Test } from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
 import {
-  buildWorld, create, createEvent, eventAttributes, expectCell, rel, tokenOf, type RoleName,
+  buildWorld,
+  create,
+  createEvent,
+  eventAttributes,
+  expectCell,
+  rel,
+  tokenOf,
+  type RoleName,
 } from '../helpers/events.js';
 import { seedUser } from '../helpers/users.js';
 
@@ -55,7 +62,9 @@ t.test('write matrix on events, topics and session states', async (t) => {
 
   const freshEvent = async (state: State) => createEvent(app, cast, `Fresh ${++n}`, state, world.topic);
   const linkage = async (x: Target, name: string) =>
-    ((await call(app, { url: `/v1/events/${x.id}/relationships/${name}`, token: admin })).body?.data ?? []).map((d: { id: string }) => d.id);
+    ((await call(app, { url: `/v1/events/${x.id}/relationships/${name}`, token: admin })).body?.data ?? []).map(
+      (d: { id: string }) => d.id,
+    );
 
   const renameEvent = (path: 'id' | 'identifier'): Cell => ({
     name: `PATCH /v1/events/{${path}}`,
@@ -92,10 +101,17 @@ t.test('write matrix on events, topics and session states', async (t) => {
   /** A session of the event in state accepted, linked to the event's speaker (the `speaker` user). */
   const freshSession = async (state: State): Promise<Target> => {
     const r = world[state];
-    const id = await create(app, cast.owner.token, 'sessions', 'session', { title: `Talk ${++n}`, state: 'accepted' }, {
-      event: rel('event', r.event),
-      speakers: { data: [{ type: 'speaker', id: r.speaker }] },
-    });
+    const id = await create(
+      app,
+      cast.owner.token,
+      'sessions',
+      'session',
+      { title: `Talk ${++n}`, state: 'accepted' },
+      {
+        event: rel('event', r.event),
+        speakers: { data: [{ type: 'speaker', id: r.speaker }] },
+      },
+    );
     return { id };
   };
   const sessionMove = (to: string, expect: Expect): Cell => ({
@@ -111,8 +127,13 @@ t.test('write matrix on events, topics and session states', async (t) => {
     },
   });
 
-  const freshTopic = async (): Promise<Target> => ({ id: await create(app, admin, 'event-topics', 'event-topic', { name: `Topic ${++n}` }) });
-  const adminOnly = (ok: number): Expect => (role) => (role === 'admin' ? ok : role === 'anonymous' ? 401 : 403);
+  const freshTopic = async (): Promise<Target> => ({
+    id: await create(app, admin, 'event-topics', 'event-topic', { name: `Topic ${++n}` }),
+  });
+  const adminOnly =
+    (ok: number): Expect =>
+    (role) =>
+      role === 'admin' ? ok : role === 'anonymous' ? 401 : 403;
 
   const CELLS: Cell[] = [
     {
@@ -138,10 +159,16 @@ t.test('write matrix on events, topics and session states', async (t) => {
       method: 'PATCH',
       prepare: freshEvent,
       url: (x) => `/v1/events/${x.id}`,
-      body: (x) => ({ data: { type: 'event', id: x.id, relationships: { organizers: { data: [{ type: 'user', id: spare.id }] } } } }),
+      body: (x) => ({
+        data: { type: 'event', id: x.id, relationships: { organizers: { data: [{ type: 'user', id: spare.id }] } } },
+      }),
       expect: needs('owner', 200),
       async after(t, x, ok, label) {
-        t.equal((await linkage(x, 'organizers')).includes(spare.id), ok, `${label}: organizers changed only when allowed`);
+        t.equal(
+          (await linkage(x, 'organizers')).includes(spare.id),
+          ok,
+          `${label}: organizers changed only when allowed`,
+        );
       },
     },
     {
@@ -155,7 +182,9 @@ t.test('write matrix on events, topics and session states', async (t) => {
         t.equal(res.status, ok ? 404 : 200, `${label}: gone only when allowed`);
       },
     },
-    ...(['organizers', 'coorganizers'] as const).flatMap((name) => (['PATCH', 'POST', 'DELETE'] as const).map((m) => roleCell(name, m))),
+    ...(['organizers', 'coorganizers'] as const).flatMap((name) =>
+      (['PATCH', 'POST', 'DELETE'] as const).map((m) => roleCell(name, m)),
+    ),
     // Speakers may withdraw but not cancel; organizers cancel but may not withdraw for them.
     sessionMove('withdrawn', (role, state) => {
       if (role === 'speaker') return state === 'draft' ? 404 : 200;
@@ -199,7 +228,12 @@ t.test('write matrix on events, topics and session states', async (t) => {
       for (const role of ROLES) {
         const x = await cell.prepare(state);
         const label = `${cell.name}${cell.once ? '' : ` [${state}]`} as ${role}`;
-        const res = await call(app, { method: cell.method, url: cell.url(x), token: tokenOf(cast, role), body: cell.body?.(x, state) });
+        const res = await call(app, {
+          method: cell.method,
+          url: cell.url(x),
+          token: tokenOf(cast, role),
+          body: cell.body?.(x, state),
+        });
         expectCell(t, res, cell.expect(role, state), label);
         await cell.after?.(t, x, res.status < 300, label);
       }

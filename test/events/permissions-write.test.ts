@@ -7,7 +7,16 @@
  */
 import t from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
-import { buildWorld, create, createEvent, expectCell, rel, tokenOf, type EventRecords, type RoleName } from '../helpers/events.js';
+import {
+  buildWorld,
+  create,
+  createEvent,
+  expectCell,
+  rel,
+  tokenOf,
+  type EventRecords,
+  type RoleName,
+} from '../helpers/events.js';
 
 const ROLES: RoleName[] = ['anonymous', 'other', 'speaker', 'coorganizer', 'organizer', 'owner', 'admin'];
 const MANAGERS: RoleName[] = ['coorganizer', 'organizer', 'owner', 'admin'];
@@ -21,7 +30,15 @@ type Expect = (role: RoleName, state: State) => number;
 const write =
   (ok: number, anonOnDraft: 401 | 404): Expect =>
   (role, state) =>
-    MANAGERS.includes(role) ? ok : role === 'anonymous' ? (state === 'draft' ? anonOnDraft : 401) : state === 'draft' ? 404 : 403;
+    MANAGERS.includes(role)
+      ? ok
+      : role === 'anonymous'
+        ? state === 'draft'
+          ? anonOnDraft
+          : 401
+        : state === 'draft'
+          ? 404
+          : 403;
 
 let n = 0;
 type Key = Exclude<keyof EventRecords, 'event' | 'identifier'>;
@@ -42,20 +59,68 @@ interface Kind {
   speakerEdits?: 'world' | 'fresh';
 }
 const KINDS: Kind[] = [
-  { path: 'event-copyrights', type: 'event-copyright', key: 'copyright', attributes: () => ({ licence: 'CC0', year: 2020 }), renames: 'holder', perEvent: true },
-  { path: 'social-links', type: 'social-link', key: 'socialLink', attributes: () => ({ name: 'Blog', link: 'https://blog.example.com' }), renames: 'name' },
-  { path: 'microlocations', type: 'microlocation', key: 'microlocation', attributes: () => ({ name: 'Hall' }), renames: 'name' },
-  { path: 'sponsors', type: 'sponsor', key: 'sponsor', attributes: () => ({ name: 'Initech' }), renames: 'name' },
-  { path: 'tracks', type: 'track', key: 'track', attributes: () => ({ name: 'Data', color: '#123456' }), renames: 'name' },
-  { path: 'session-types', type: 'session-type', key: 'sessionType', attributes: () => ({ name: 'Workshop', length: '01:30' }), renames: 'name' },
   {
-    path: 'sessions', type: 'session', key: 'session', attributes: () => ({ title: 'Keynote', state: 'accepted' }), renames: 'title',
+    path: 'event-copyrights',
+    type: 'event-copyright',
+    key: 'copyright',
+    attributes: () => ({ licence: 'CC0', year: 2020 }),
+    renames: 'holder',
+    perEvent: true,
+  },
+  {
+    path: 'social-links',
+    type: 'social-link',
+    key: 'socialLink',
+    attributes: () => ({ name: 'Blog', link: 'https://blog.example.com' }),
+    renames: 'name',
+  },
+  {
+    path: 'microlocations',
+    type: 'microlocation',
+    key: 'microlocation',
+    attributes: () => ({ name: 'Hall' }),
+    renames: 'name',
+  },
+  { path: 'sponsors', type: 'sponsor', key: 'sponsor', attributes: () => ({ name: 'Initech' }), renames: 'name' },
+  {
+    path: 'tracks',
+    type: 'track',
+    key: 'track',
+    attributes: () => ({ name: 'Data', color: '#123456' }),
+    renames: 'name',
+  },
+  {
+    path: 'session-types',
+    type: 'session-type',
+    key: 'sessionType',
+    attributes: () => ({ name: 'Workshop', length: '01:30' }),
+    renames: 'name',
+  },
+  {
+    path: 'sessions',
+    type: 'session',
+    key: 'session',
+    attributes: () => ({ title: 'Keynote', state: 'accepted' }),
+    renames: 'title',
     // Linked to the world's speaker, so the speaker's user acts on a session of their own.
     relationships: (r) => ({ speakers: { data: [{ type: 'speaker', id: r.speaker }] } }),
     speakerEdits: 'fresh',
   },
-  { path: 'speakers', type: 'speaker', key: 'speaker', attributes: () => ({ name: 'Grace', email: `grace${++n}@example.com` }), renames: 'name', speakerEdits: 'world' },
-  { path: 'custom-forms', type: 'custom_form', key: 'customForm', attributes: () => ({ form: 'session', 'field-identifier': `field${++n}`, type: 'text' }), renames: 'name' },
+  {
+    path: 'speakers',
+    type: 'speaker',
+    key: 'speaker',
+    attributes: () => ({ name: 'Grace', email: `grace${++n}@example.com` }),
+    renames: 'name',
+    speakerEdits: 'world',
+  },
+  {
+    path: 'custom-forms',
+    type: 'custom_form',
+    key: 'customForm',
+    attributes: () => ({ form: 'session', 'field-identifier': `field${++n}`, type: 'text' }),
+    renames: 'name',
+  },
 ];
 
 /** What one cell acts on: an event, a record under it, and the world's records of that state. */
@@ -95,9 +160,17 @@ t.test('write matrix on event records', async (t) => {
     const r = world[state];
     const event = await eventFor(kind, state);
     const { data } = document(kind, r, event);
-    return { event, r, record: await create(app, cast.owner.token, kind.path, kind.type, data.attributes, data.relationships) };
+    return {
+      event,
+      r,
+      record: await create(app, cast.owner.token, kind.path, kind.type, data.attributes, data.relationships),
+    };
   };
-  const existing = (kind: Kind) => async (state: State) => ({ event: world[state].event, record: world[state][kind.key], r: world[state] });
+  const existing = (kind: Kind) => async (state: State) => ({
+    event: world[state].event,
+    record: world[state][kind.key],
+    r: world[state],
+  });
 
   const recordRoutes = (kind: Kind): WriteRoute[] => {
     const edits =
@@ -116,7 +189,11 @@ t.test('write matrix on event records', async (t) => {
       expect: segment === kind.path ? edits('fresh') : write(200, 404),
       async after(x, ok, label) {
         const res = await call(app, { url: `/v1/${kind.path}/${x.record}`, token: admin });
-        t.equal(res.body?.data?.attributes?.[kind.renames] === `Renamed ${x.record}`, ok, `${label}: changed only when allowed`);
+        t.equal(
+          res.body?.data?.attributes?.[kind.renames] === `Renamed ${x.record}`,
+          ok,
+          `${label}: changed only when allowed`,
+        );
       },
     });
     const deleteRoute = (segment: string): WriteRoute => ({
@@ -155,7 +232,13 @@ t.test('write matrix on event records', async (t) => {
 
   const kind = (path: string) => KINDS.find((k) => k.path === path)!;
   const speaker = kind('speakers');
-  const underParent = (name: string, url: WriteRoute['url'], expect: Expect, withEvent = false, of = speaker): WriteRoute => ({
+  const underParent = (
+    name: string,
+    url: WriteRoute['url'],
+    expect: Expect,
+    withEvent = false,
+    of = speaker,
+  ): WriteRoute => ({
     name: `POST ${name}`,
     method: 'POST',
     prepare: async (state) => ({ event: world[state].event, record: '', r: world[state] }),
@@ -168,15 +251,31 @@ t.test('write matrix on event records', async (t) => {
     ...KINDS.flatMap(recordRoutes),
     underParent('/v1/events/{id}/speakers', (x) => `/v1/events/${x.event}/speakers`, write(201, 404)),
     underParent('/v1/events/{identifier}/speakers', (x) => `/v1/events/${x.r.identifier}/speakers`, write(201, 404)),
-    underParent('/v1/events/{id}/custom-forms', (x) => `/v1/events/${x.event}/custom-forms`, write(201, 404), false, kind('custom-forms')),
+    underParent(
+      '/v1/events/{id}/custom-forms',
+      (x) => `/v1/events/${x.event}/custom-forms`,
+      write(201, 404),
+      false,
+      kind('custom-forms'),
+    ),
     underParent('/v1/sessions/{id}/speakers', (x) => `/v1/sessions/${x.r.session}/speakers`, write(201, 404), true),
     // The user path is read first: only the user themself or an admin gets past it.
-    underParent('/v1/users/{caller}/speakers', (_, role) => `/v1/users/${userSelf(role)}/speakers`, write(201, 401), true),
-    underParent('/v1/users/{speaker user}/speakers', () => `/v1/users/${cast.speaker.id}/speakers`, (role, state) => {
-      if (role === 'anonymous') return 401;
-      if (role === 'admin') return 201;
-      return role === 'speaker' && state === 'draft' ? 404 : 403;
-    }, true),
+    underParent(
+      '/v1/users/{caller}/speakers',
+      (_, role) => `/v1/users/${userSelf(role)}/speakers`,
+      write(201, 401),
+      true,
+    ),
+    underParent(
+      '/v1/users/{speaker user}/speakers',
+      () => `/v1/users/${cast.speaker.id}/speakers`,
+      (role, state) => {
+        if (role === 'anonymous') return 401;
+        if (role === 'admin') return 201;
+        return role === 'speaker' && state === 'draft' ? 404 : 403;
+      },
+      true,
+    ),
   ];
 
   for (const state of ['published', 'draft'] as const) {
@@ -184,7 +283,12 @@ t.test('write matrix on event records', async (t) => {
       for (const role of ROLES) {
         const x = await route.prepare(state);
         const label = `${route.name} [${state}] as ${role}`;
-        const res = await call(app, { method: route.method, url: route.url(x, role), token: tokenOf(cast, role), body: route.body?.(x) });
+        const res = await call(app, {
+          method: route.method,
+          url: route.url(x, role),
+          token: tokenOf(cast, role),
+          body: route.body?.(x),
+        });
         const status = route.expect(role, state);
         expectCell(t, res, status, label);
         await route.after?.(x, res.status < 300, label);

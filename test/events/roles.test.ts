@@ -31,7 +31,14 @@ const linkageDoc = (event: string, name: string, data: unknown) => ({
 /** A draft event of the cast's owner with no roles, and a track under it. */
 async function draftEvent(name: string) {
   const event = await create(app, owner, 'events', 'event', eventAttributes(name, 'draft'));
-  const track = await create(app, owner, 'tracks', 'track', { name: 'T', color: '#000000' }, { event: rel('event', event) });
+  const track = await create(
+    app,
+    owner,
+    'tracks',
+    'track',
+    { name: 'T', color: '#000000' },
+    { event: rel('event', event) },
+  );
   return { event, track };
 }
 
@@ -66,7 +73,10 @@ t.test('the owner adds and removes an organizer, whose rights follow at once', a
   assertDocument(t, added, 200);
   t.strictSame(added.body, linkageDoc(event, 'organizers', users(newcomer)));
   t.same(await rights(newcomer, event, track), FULL, 'after POST: sees the draft and edits its records');
-  t.strictSame((await roles('GET', event, 'organizers', newcomer.token)).body, linkageDoc(event, 'organizers', users(newcomer)));
+  t.strictSame(
+    (await roles('GET', event, 'organizers', newcomer.token)).body,
+    linkageDoc(event, 'organizers', users(newcomer)),
+  );
   const again = await roles('POST', event, 'organizers', owner, users(newcomer, cast.organizer));
   t.strictSame(again.body.data, byId(users(newcomer, cast.organizer)), 'POST adds; one already linked stays once');
 
@@ -109,13 +119,25 @@ t.test('coorganizers: added and removed the same way; they edit but neither dele
     body: { data: { type: 'sponsor', attributes: { name: 'Co Ltd' }, relationships: { event: rel('event', event) } } },
   });
   t.equal(sponsor.status, 201, 'and creates records');
-  t.equal((await call(app, { method: 'DELETE', url: `/v1/sponsors/${sponsor.body.data.id}`, token: co.token })).status, 200, 'and deletes them');
+  t.equal(
+    (await call(app, { method: 'DELETE', url: `/v1/sponsors/${sponsor.body.data.id}`, token: co.token })).status,
+    200,
+    'and deletes them',
+  );
 
   for (const name of ['organizers', 'coorganizers'])
     for (const method of ['POST', 'PATCH', 'DELETE'] as const)
-      expectError(t, await roles(method, event, name, co.token, name === 'coorganizers' && method === 'PATCH' ? [] : users(co)), 403);
+      expectError(
+        t,
+        await roles(method, event, name, co.token, name === 'coorganizers' && method === 'PATCH' ? [] : users(co)),
+        403,
+      );
   // The front end sends every loaded role list back on each save of the event: the same list is no change.
-  t.equal((await roles('PATCH', event, 'coorganizers', co.token, users(co))).status, 200, 'an unchanged role list is no change');
+  t.equal(
+    (await roles('PATCH', event, 'coorganizers', co.token, users(co))).status,
+    200,
+    'an unchanged role list is no change',
+  );
   const viaDocument = await call(app, {
     method: 'PATCH',
     url: `/v1/events/${event}`,
@@ -139,14 +161,22 @@ t.test('organizers delete the event but do not manage roles; administrators do b
   const outsider = await seedUser(app);
   for (const method of ['POST', 'PATCH', 'DELETE'] as const)
     expectError(t, await roles(method, event, 'coorganizers', cast.organizer.token, users(outsider)), 403);
-  expectError(t, await roles('POST', event, 'organizers', undefined, users(outsider)), 404, { detail: 'Object not found.' });
-  expectError(t, await roles('POST', event, 'organizers', outsider.token, users(outsider)), 404, { detail: 'Object not found.' });
+  expectError(t, await roles('POST', event, 'organizers', undefined, users(outsider)), 404, {
+    detail: 'Object not found.',
+  });
+  expectError(t, await roles('POST', event, 'organizers', outsider.token, users(outsider)), 404, {
+    detail: 'Object not found.',
+  });
   expectError(t, await roles('GET', event, 'organizers', outsider.token), 404);
   t.strictSame((await roles('GET', event, 'coorganizers', owner)).body.data, [], 'nothing was written');
 
   const byAdmin = await roles('POST', event, 'coorganizers', cast.admin.token, users(outsider, cast.coorganizer));
   assertDocument(t, byAdmin, 200);
-  t.strictSame(byAdmin.body, linkageDoc(event, 'coorganizers', byId(users(outsider, cast.coorganizer))), 'an administrator manages roles; linkage lists the user ids');
+  t.strictSame(
+    byAdmin.body,
+    linkageDoc(event, 'coorganizers', byId(users(outsider, cast.coorganizer))),
+    'an administrator manages roles; linkage lists the user ids',
+  );
   expectError(t, await roles('POST', event, 'coorganizers', owner, [{ type: 'user', id: '999999' }]), 404);
 
   const deleted = await call(app, { method: 'DELETE', url: `/v1/events/${event}`, token: cast.organizer.token });
@@ -159,7 +189,10 @@ t.test('on a published event, unrelated users read the linkage but may not chang
     coorganizers: { data: users(cast.coorganizer) },
   });
   t.strictSame((await roles('GET', event, 'organizers')).body, linkageDoc(event, 'organizers', users(cast.organizer)));
-  t.strictSame((await roles('GET', event, 'coorganizers')).body, linkageDoc(event, 'coorganizers', users(cast.coorganizer)));
+  t.strictSame(
+    (await roles('GET', event, 'coorganizers')).body,
+    linkageDoc(event, 'coorganizers', users(cast.coorganizer)),
+  );
   expectError(t, await roles('POST', event, 'organizers', undefined, users(cast.other)), 401);
   expectError(t, await roles('POST', event, 'organizers', cast.other.token, users(cast.other)), 403);
   expectError(t, await roles('PATCH', event, 'coorganizers', cast.other.token, users(cast.other)), 403);

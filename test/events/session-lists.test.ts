@@ -19,11 +19,18 @@ const of = (event: string) => ({ event: rel('event', event) });
 // Sessions read anonymously here are accepted: other states are hidden (test/security/session-visibility.test.ts).
 const track2 = await create(app, co, 'tracks', 'track', { name: 'Data', color: '#ffffff' }, of(pub.event));
 const speaker2 = await create(app, co, 'speakers', 'speaker', { name: 'Linus' }, of(pub.event));
-const session2 = await create(app, co, 'sessions', 'session', { title: 'Second', state: 'accepted' }, {
-  ...of(pub.event),
-  track: rel('track', track2),
-  speakers: { data: [{ type: 'speaker', id: speaker2 }] },
-});
+const session2 = await create(
+  app,
+  co,
+  'sessions',
+  'session',
+  { title: 'Second', state: 'accepted' },
+  {
+    ...of(pub.event),
+    track: rel('track', track2),
+    speakers: { data: [{ type: 'speaker', id: speaker2 }] },
+  },
+);
 const draft2 = await create(app, co, 'sessions', 'session', { title: 'Hidden' }, of(draft.event));
 
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((d) => d.id);
@@ -47,7 +54,10 @@ t.test('each related path lists exactly the related sessions', async (t) => {
     assertDocument(t, res, 200);
     t.same(ids(res), sorted(...expected), url);
     t.equal(res.body.meta.count, expected.length, `${url}: meta.count`);
-    t.ok(res.body.data.every((s: { type: string }) => s.type === 'session'), `${url}: sessions`);
+    t.ok(
+      res.body.data.every((s: { type: string }) => s.type === 'session'),
+      `${url}: sessions`,
+    );
     t.same(Object.keys(res.body).sort(), ['data', 'jsonapi', 'links', 'meta']);
   }
   const one = (await list(`/v1/tracks/${pub.track}/sessions`)).body.data[0];
@@ -77,7 +87,7 @@ t.test('draft sessions are listed only for those who see the draft', async (t) =
   t.same(ids(await list(`/v1/tracks/${draft.track}/sessions`, cast.admin.token)), [draft.session]);
 });
 
-t.test("/v1/users/{id}/sessions lists the sessions the user created, for the user or an administrator", async (t) => {
+t.test('/v1/users/{id}/sessions lists the sessions the user created, for the user or an administrator', async (t) => {
   const url = `/v1/users/${cast.coorganizer.id}/sessions`;
   const own = await list(url, co);
   assertDocument(t, own, 200);
@@ -88,15 +98,31 @@ t.test("/v1/users/{id}/sessions lists the sessions the user created, for the use
   expectError(t, await list(url, cast.owner.token), 403);
   const owners = await list(`/v1/users/${cast.owner.id}/sessions`, cast.owner.token);
   t.same(ids(owners), sorted(pub.session, draft.session), "the owner's own sessions");
-  t.same(ids(await list(`/v1/users/${cast.other.id}/sessions`, cast.other.token)), [], 'none for a user who created none');
+  t.same(
+    ids(await list(`/v1/users/${cast.other.id}/sessions`, cast.other.token)),
+    [],
+    'none for a user who created none',
+  );
 });
 
 t.test('/v1/sessions/{id}/relationships/speakers: GET, POST, DELETE, PATCH', async (t) => {
   const token = cast.organizer.token;
-  const session = await create(app, token, 'sessions', 'session', { title: 'Linked', state: 'accepted' }, of(pub.event));
+  const session = await create(
+    app,
+    token,
+    'sessions',
+    'session',
+    { title: 'Linked', state: 'accepted' },
+    of(pub.event),
+  );
   const url = `/v1/sessions/${session}/relationships/speakers`;
   const speakers = (method: 'GET' | 'POST' | 'DELETE' | 'PATCH', ids?: string[], who: string | null = token) =>
-    call(app, { method, url, token: who ?? undefined, ...(ids ? { body: { data: ids.map((id) => ref('speaker', id)) } } : {}) });
+    call(app, {
+      method,
+      url,
+      token: who ?? undefined,
+      ...(ids ? { body: { data: ids.map((id) => ref('speaker', id)) } } : {}),
+    });
   const doc = (...list: string[]) => ({
     links: { self: url, related: `/v1/sessions/${session}/speakers` },
     data: sorted(...list).map((id) => ref('speaker', id)),
@@ -107,8 +133,16 @@ t.test('/v1/sessions/{id}/relationships/speakers: GET, POST, DELETE, PATCH', asy
   assertDocument(t, empty, 200);
   t.strictSame(empty.body, doc());
   t.strictSame((await speakers('POST', [pub.speaker])).body, doc(pub.speaker), 'POST adds');
-  t.strictSame((await speakers('POST', [speaker2, pub.speaker])).body, doc(pub.speaker, speaker2), 'POST adds to what is there');
-  t.same(ids(await list(`/v1/sessions/${session}/speakers`)), sorted(pub.speaker, speaker2), 'the related list follows');
+  t.strictSame(
+    (await speakers('POST', [speaker2, pub.speaker])).body,
+    doc(pub.speaker, speaker2),
+    'POST adds to what is there',
+  );
+  t.same(
+    ids(await list(`/v1/sessions/${session}/speakers`)),
+    sorted(pub.speaker, speaker2),
+    'the related list follows',
+  );
   t.ok(ids(await list(`/v1/speakers/${speaker2}/sessions`)).includes(session), 'and so does the inverse');
   t.strictSame((await speakers('DELETE', [pub.speaker])).body, doc(speaker2), 'DELETE removes');
   t.strictSame((await speakers('PATCH', [pub.speaker])).body, doc(pub.speaker), 'PATCH replaces');
@@ -119,24 +153,42 @@ t.test('/v1/sessions/{id}/relationships/speakers: GET, POST, DELETE, PATCH', asy
   expectError(t, await speakers('POST', ['999999']), 404);
   expectError(t, await speakers('POST', [speaker2], null), 401);
   expectError(t, await speakers('POST', [speaker2], cast.other.token), 403);
-  expectError(t, await speakers('POST', [speaker2], cast.speaker.token), 403, { pointer: '/data/relationships/speakers', detail: 'You may add or remove only speakers of your own' });
+  expectError(t, await speakers('POST', [speaker2], cast.speaker.token), 403, {
+    pointer: '/data/relationships/speakers',
+    detail: 'You may add or remove only speakers of your own',
+  });
   t.strictSame((await speakers('GET')).body, doc(pub.speaker), 'refused changes left the links alone');
   t.strictSame((await speakers('PATCH', [])).body, doc(), 'PATCH [] clears');
 });
 
 t.test('/v1/sessions/{id}/relationships/track: PATCH to a track of the same event, and to null', async (t) => {
   const token = cast.coorganizer.token;
-  const session = await create(app, token, 'sessions', 'session', { title: 'Tracked', state: 'accepted' }, { ...of(pub.event), track: rel('track', pub.track) });
+  const session = await create(
+    app,
+    token,
+    'sessions',
+    'session',
+    { title: 'Tracked', state: 'accepted' },
+    { ...of(pub.event), track: rel('track', pub.track) },
+  );
   const url = `/v1/sessions/${session}/relationships/track`;
-  const patch = (data: unknown, who: string | null = token) => call(app, { method: 'PATCH', url, token: who ?? undefined, body: { data } });
-  const doc = (data: unknown) => ({ links: { self: url, related: `/v1/sessions/${session}/track` }, data, jsonapi: { version: '1.0' } });
+  const patch = (data: unknown, who: string | null = token) =>
+    call(app, { method: 'PATCH', url, token: who ?? undefined, body: { data } });
+  const doc = (data: unknown) => ({
+    links: { self: url, related: `/v1/sessions/${session}/track` },
+    data,
+    jsonapi: { version: '1.0' },
+  });
 
   t.strictSame((await call(app, { url })).body, doc(ref('track', pub.track)));
   const moved = await patch(ref('track', track2));
   assertDocument(t, moved, 200);
   t.strictSame(moved.body, doc(ref('track', track2)));
   const related = await call(app, { url: `/v1/sessions/${session}/track` });
-  t.match(related.body, { data: { type: 'track', id: track2, attributes: { name: 'Data' } }, links: { self: `/v1/sessions/${session}/track` } });
+  t.match(related.body, {
+    data: { type: 'track', id: track2, attributes: { name: 'Data' } },
+    links: { self: `/v1/sessions/${session}/track` },
+  });
   t.ok(ids(await list(`/v1/tracks/${track2}/sessions`)).includes(session), 'listed under the new track');
   t.notOk(ids(await list(`/v1/tracks/${pub.track}/sessions`)).includes(session), 'and no longer under the old one');
 
@@ -148,7 +200,11 @@ t.test('/v1/sessions/{id}/relationships/track: PATCH to a track of the same even
   t.strictSame((await patch(null)).body, doc(null), 'null clears the track');
   const none = await call(app, { url: `/v1/sessions/${session}/track` });
   assertDocument(t, none, 200);
-  t.strictSame(none.body, { data: null, links: { self: `/v1/sessions/${session}/track` }, jsonapi: { version: '1.0' } });
+  t.strictSame(none.body, {
+    data: null,
+    links: { self: `/v1/sessions/${session}/track` },
+    jsonapi: { version: '1.0' },
+  });
   t.equal((await call(app, { url: `/v1/sessions/${session}` })).body.data.relationships.track.data, null);
 });
 
@@ -162,13 +218,24 @@ t.test('a deleted session leaves every list', async (t) => {
     `/v1/users/${cast.coorganizer.id}/sessions`,
   ])
     t.notOk(ids(await list(url, co)).includes(session2), url);
-  t.strictSame((await call(app, { url: `/v1/speakers/${speaker2}/relationships/sessions` })).body.data, [], 'and every linkage');
+  t.strictSame(
+    (await call(app, { url: `/v1/speakers/${speaker2}/relationships/sessions` })).body.data,
+    [],
+    'and every linkage',
+  );
 });
 
 t.test('a deleted track is no longer linked from its sessions, wherever the linkage is read', async (t) => {
   const token = cast.organizer.token;
   const doomed = await create(app, token, 'tracks', 'track', { name: 'Doomed', color: '#123456' }, of(pub.event));
-  const session = await create(app, token, 'sessions', 'session', { title: 'Orphan', state: 'accepted' }, { ...of(pub.event), track: rel('track', doomed) });
+  const session = await create(
+    app,
+    token,
+    'sessions',
+    'session',
+    { title: 'Orphan', state: 'accepted' },
+    { ...of(pub.event), track: rel('track', doomed) },
+  );
   t.equal((await call(app, { method: 'DELETE', url: `/v1/tracks/${doomed}`, token })).status, 200);
 
   const endpoint = await call(app, { url: `/v1/sessions/${session}/relationships/track` });

@@ -12,19 +12,34 @@ const { app } = await buildTestApp(t);
 const cast = await createCast(app);
 const { id: event } = await createEvent(app, cast, 'States', 'published');
 const of = { event: rel('event', event) };
-const speaker = await create(app, cast.owner.token, 'speakers', 'speaker', { name: 'Grace' }, { ...of, user: rel('user', cast.speaker.id) });
+const speaker = await create(
+  app,
+  cast.owner.token,
+  'speakers',
+  'speaker',
+  { name: 'Grace' },
+  { ...of, user: rel('user', cast.speaker.id) },
+);
 /** Created sessions while a coorganizer, then lost the role: a creator with no rights in the event. */
 const author = await seedUser(app);
 
 /** A new session in `state`; withdrawn, which no session starts in, is set in the table (a fixture, not a move). */
 async function sessionIn(token: string, state: string, more: Record<string, unknown> = {}) {
   const initial = state === 'withdrawn' ? 'submitted' : state;
-  const id = await create(app, token, 'sessions', 'session', { title: `In ${state}`, state: initial }, { ...of, ...more });
+  const id = await create(
+    app,
+    token,
+    'sessions',
+    'session',
+    { title: `In ${state}`, state: initial },
+    { ...of, ...more },
+  );
   if (initial !== state) await app.sql`update sessions set state = ${state} where id = ${Number(id)}`;
   return id;
 }
 /** A fresh session in `state` whose speaker is cast.speaker's speaker. */
-const spoken = (state: string) => sessionIn(cast.owner.token, state, { speakers: { data: [{ type: 'speaker', id: speaker }] } });
+const spoken = (state: string) =>
+  sessionIn(cast.owner.token, state, { speakers: { data: [{ type: 'speaker', id: speaker }] } });
 const move = (user: TestUser | undefined, id: string, attributes: Record<string, unknown>, relationships?: unknown) =>
   call(app, {
     method: 'PATCH',
@@ -32,7 +47,8 @@ const move = (user: TestUser | undefined, id: string, attributes: Record<string,
     token: user?.token,
     body: { data: { type: 'session', id, attributes, ...(relationships ? { relationships } : {}) } },
   });
-const stateOf = async (id: string) => (await call(app, { url: `/v1/sessions/${id}`, token: cast.owner.token })).body.data.attributes;
+const stateOf = async (id: string) =>
+  (await call(app, { url: `/v1/sessions/${id}`, token: cast.owner.token })).body.data.attributes;
 
 type Case = [from: string, to: string, status: 200 | 403 | 422];
 
@@ -45,7 +61,11 @@ async function check(t: Test, who: string, user: TestUser | undefined, id: strin
     t.equal((await stateOf(id)).state, to, `${name} is stored`);
     return;
   }
-  if (status === 422) expectError(t, res, 422, { pointer: '/data/attributes/state', detail: `A session cannot move from ${from} to ${to}` });
+  if (status === 422)
+    expectError(t, res, 422, {
+      pointer: '/data/attributes/state',
+      detail: `A session cannot move from ${from} to ${to}`,
+    });
   else expectError(t, res, 403);
   t.equal((await stateOf(id)).state, from, `${name} changed nothing`);
 }
@@ -130,9 +150,17 @@ t.test("the session's creator counts as its speaker; unrelated callers may not m
 
 t.test("a speaker edits the session's content, not what organizers set, and nothing once it is locked", async (t) => {
   const id = await spoken('draft');
-  const edited = await move(cast.speaker, id, { state: 'submitted', title: 'Mine now', website: 'https://grace.example.org' });
+  const edited = await move(cast.speaker, id, {
+    state: 'submitted',
+    title: 'Mine now',
+    website: 'https://grace.example.org',
+  });
   assertDocument(t, edited, 200);
-  t.match(edited.body.data.attributes, { state: 'submitted', title: 'Mine now', website: 'https://grace.example.org' }, 'content and state');
+  t.match(
+    edited.body.data.attributes,
+    { state: 'submitted', title: 'Mine now', website: 'https://grace.example.org' },
+    'content and state',
+  );
   const room = await create(app, cast.owner.token, 'microlocations', 'microlocation', { name: 'Hall' }, of);
   const organizerOnly: [Record<string, unknown>, unknown, string][] = [
     [{ 'is-locked': true }, undefined, '/data/attributes/is-locked'],
@@ -142,13 +170,25 @@ t.test("a speaker edits the session's content, not what organizers set, and noth
   ];
   for (const [attributes, relationships, pointer] of organizerOnly)
     expectError(t, await move(cast.speaker, id, { title: 'Again', ...attributes }, relationships), 403, { pointer });
-  const unchanged = await move(cast.speaker, id, { title: 'Kept', 'is-locked': false, 'is-mail-sent': false, 'starts-at': null }, { microlocation: { data: null } });
+  const unchanged = await move(
+    cast.speaker,
+    id,
+    { title: 'Kept', 'is-locked': false, 'is-mail-sent': false, 'starts-at': null },
+    { microlocation: { data: null } },
+  );
   t.equal(unchanged.status, 200, "organizers' members sent back unchanged are harmless");
-  t.match(await stateOf(id), { title: 'Kept', 'is-locked': false, 'is-mail-sent': false }, 'the refusals changed nothing');
+  t.match(
+    await stateOf(id),
+    { title: 'Kept', 'is-locked': false, 'is-mail-sent': false },
+    'the refusals changed nothing',
+  );
 
   const locked = await move(cast.organizer, id, { 'is-locked': true });
   t.equal(locked.body.data?.attributes['is-locked'], true, 'organizers lock it');
-  expectError(t, await move(cast.speaker, id, { title: 'Late' }), 403, { pointer: '/data/attributes/is-locked', detail: 'Locked sessions cannot be edited' });
+  expectError(t, await move(cast.speaker, id, { title: 'Late' }), 403, {
+    pointer: '/data/attributes/is-locked',
+    detail: 'Locked sessions cannot be edited',
+  });
   expectError(t, await move(cast.speaker, id, { state: 'withdrawn' }), 403, { pointer: '/data/attributes/is-locked' });
   t.match(await stateOf(id), { title: 'Kept', state: 'submitted' }, 'nothing changed');
   const ok = await move(cast.organizer, id, { title: 'Renamed', 'is-locked': false });
@@ -169,12 +209,19 @@ t.test('moving into submitted stamps submitted-at', async (t) => {
   const moved = await move(cast.organizer, byOrganizer, { state: 'submitted' });
   t.type(moved.body.data.attributes['submitted-at'], 'string', 'an organizer move stamps it too');
   const accepted = await move(cast.organizer, byOrganizer, { state: 'accepted' });
-  t.equal(accepted.body.data.attributes['submitted-at'], moved.body.data.attributes['submitted-at'], 'later moves keep the stamp');
+  t.equal(
+    accepted.body.data.attributes['submitted-at'],
+    moved.body.data.attributes['submitted-at'],
+    'later moves keep the stamp',
+  );
 
   const other = await spoken('accepted');
   const stays = await move(cast.organizer, other, { state: 'confirmed' });
   t.equal(stays.body.data.attributes['submitted-at'], null, 'other moves do not stamp');
-  const created = await call(app, { url: `/v1/sessions/${await sessionIn(cast.owner.token, 'submitted')}`, token: cast.owner.token });
+  const created = await call(app, {
+    url: `/v1/sessions/${await sessionIn(cast.owner.token, 'submitted')}`,
+    token: cast.owner.token,
+  });
   t.type(created.body.data.attributes['submitted-at'], 'string', 'created as submitted: stamped');
 });
 
@@ -192,9 +239,18 @@ t.test('a new session starts in draft or where organizers may move a draft; with
 });
 
 t.test('an organizer who also speaks at the session may withdraw it', async (t) => {
-  const own = await create(app, cast.owner.token, 'speakers', 'speaker', { name: 'Owner speaks' }, { ...of, user: rel('user', cast.owner.id) });
+  const own = await create(
+    app,
+    cast.owner.token,
+    'speakers',
+    'speaker',
+    { name: 'Owner speaks' },
+    { ...of, user: rel('user', cast.owner.id) },
+  );
   const id = await sessionIn(cast.owner.token, 'submitted', { speakers: { data: [{ type: 'speaker', id: own }] } });
-  expectError(t, await move(cast.organizer, id, { state: 'withdrawn' }), 403, { detail: /Only the session's speakers/ });
+  expectError(t, await move(cast.organizer, id, { state: 'withdrawn' }), 403, {
+    detail: /Only the session's speakers/,
+  });
   const res = await move(cast.owner, id, { state: 'withdrawn' });
   assertDocument(t, res, 200);
   t.equal(res.body.data.attributes.state, 'withdrawn');
@@ -207,7 +263,12 @@ t.test('one session named twice ("1" and "01") is linked once', async (t) => {
     method: 'POST',
     url: `/v1/speakers/${speaker}/relationships/sessions`,
     token: cast.owner.token,
-    body: { data: [{ type: 'session', id }, { type: 'session', id: `0${id}` }] },
+    body: {
+      data: [
+        { type: 'session', id },
+        { type: 'session', id: `0${id}` },
+      ],
+    },
   });
   assertDocument(t, res, 200);
   t.equal(res.body.data.filter((d: { id: string }) => d.id === id).length, 1);

@@ -22,8 +22,18 @@ t.test('SMTP down (connection refused): the mails are kept and sent once the ser
   const owner = await seedUser(app);
   const buyer = await seedUser(app);
   const event = await create(app, owner.token, 'events', 'event', eventAttributes('Mail Summit'));
-  const attendees = [{ name: 'Ada Lovelace', email: 'ada@example.org' }, { name: 'Grace Hopper', email: 'grace@example.org' }];
-  const order = await create(app, buyer.token, 'orders', 'order', { amount: 10, attendees }, { event: rel('event', event) });
+  const attendees = [
+    { name: 'Ada Lovelace', email: 'ada@example.org' },
+    { name: 'Grace Hopper', email: 'grace@example.org' },
+  ];
+  const order = await create(
+    app,
+    buyer.token,
+    'orders',
+    'order',
+    { amount: 10, attendees },
+    { event: rel('event', event) },
+  );
   const identifier = await completeOrder(app, owner.token, order);
   t.ok(identifier, 'the order is completed');
 
@@ -34,7 +44,11 @@ t.test('SMTP down (connection refused): the mails are kept and sent once the ser
     app.sql<{ recipient: string; status: string; last_error: string | null; has_raw: boolean }[]>`
       select recipient, status, last_error, raw is not null as has_raw from mails where subject like ${`%${identifier}%`} order by recipient`;
   const kept = await rows();
-  t.strictSame(kept.map((r) => r.recipient), ['ada@example.org', buyer.email, 'grace@example.org'].sort(), 'a mail per address is recorded');
+  t.strictSame(
+    kept.map((r) => r.recipient),
+    ['ada@example.org', buyer.email, 'grace@example.org'].sort(),
+    'a mail per address is recorded',
+  );
   for (const row of kept) {
     t.equal(row.status, 'pending', `${row.recipient}: pending`);
     t.match(row.last_error, /ECONNREFUSED/, `${row.recipient}: the refused connection is recorded`);
@@ -46,9 +60,17 @@ t.test('SMTP down (connection refused): the mails are kept and sent once the ser
     const now = await rows();
     return now.every((r) => r.status === 'sent') ? now : undefined;
   });
-  t.strictSame(sent.map((r) => [r.last_error, r.has_raw]), sent.map(() => [null, false]), 'delivered: no error left, the raw message dropped');
+  t.strictSame(
+    sent.map((r) => [r.last_error, r.has_raw]),
+    sent.map(() => [null, false]),
+    'delivered: no error left, the raw message dropped',
+  );
   // A moment for any duplicate delivery to show up.
   await new Promise((resolve) => setTimeout(resolve, 2_000));
-  t.strictSame(peer.received.map((m) => m.envelope.to).flat().sort(), ['ada@example.org', buyer.email, 'grace@example.org'].sort(), 'each mail arrived exactly once');
+  t.strictSame(
+    peer.received.flatMap((m) => m.envelope.to).sort(),
+    ['ada@example.org', buyer.email, 'grace@example.org'].sort(),
+    'each mail arrived exactly once',
+  );
   for (const mail of peer.received) t.match(mail.parsed.subject, identifier, 'the receipt of the order');
 });

@@ -43,8 +43,12 @@ const created = await send(api.origin, '/v1/events', {
     data: {
       type: 'event',
       attributes: {
-        name: 'Exported Summit', 'starts-at': '2030-05-01T09:00:00Z', 'ends-at': '2030-05-03T18:00:00Z', timezone: 'Europe/Berlin',
-        state: 'published', 'logo-url': `${peer.url}/logo.png`,
+        name: 'Exported Summit',
+        'starts-at': '2030-05-01T09:00:00Z',
+        'ends-at': '2030-05-03T18:00:00Z',
+        timezone: 'Europe/Berlin',
+        state: 'published',
+        'logo-url': `${peer.url}/logo.png`,
       },
     },
   },
@@ -55,7 +59,13 @@ for (const title of ['Opening', 'Closing']) {
   const res = await send(api.origin, '/v1/sessions', {
     method: 'POST',
     token: owner.token,
-    body: { data: { type: 'session', attributes: { title, state: 'accepted' }, relationships: { event: { data: { type: 'event', id: eventId } } } } },
+    body: {
+      data: {
+        type: 'session',
+        attributes: { title, state: 'accepted' },
+        relationships: { event: { data: { type: 'event', id: eventId } } },
+      },
+    },
   });
   if (res.status !== 201) throw new Error(`session: ${res.status} ${JSON.stringify(res.body)}`);
 }
@@ -63,23 +73,47 @@ for (const title of ['Opening', 'Closing']) {
 /** A large archive: speakers, then sessions each with a speaker. */
 function largeArchive() {
   return zipOf({
-    'event.json': { id: 1, name: IMPORTED, starts_at: '2031-03-01T09:00:00Z', ends_at: '2031-03-02T18:00:00Z', timezone: 'UTC', logo_url: 'images/logo.png' },
+    'event.json': {
+      id: 1,
+      name: IMPORTED,
+      starts_at: '2031-03-01T09:00:00Z',
+      ends_at: '2031-03-02T18:00:00Z',
+      timezone: 'UTC',
+      logo_url: 'images/logo.png',
+    },
     'images/logo.png': logo,
-    'speakers.json': Array.from({ length: SPEAKERS }, (_, i) => ({ id: i + 1, name: `Speaker ${i + 1}`, organisation: 'Org' })),
-    'sessions.json': Array.from({ length: SESSIONS }, (_, i) => ({ id: i + 1, title: `Talk ${i + 1}`, speaker_ids: [(i % SPEAKERS) + 1] })),
+    'speakers.json': Array.from({ length: SPEAKERS }, (_, i) => ({
+      id: i + 1,
+      name: `Speaker ${i + 1}`,
+      organisation: 'Org',
+    })),
+    'sessions.json': Array.from({ length: SESSIONS }, (_, i) => ({
+      id: i + 1,
+      title: `Talk ${i + 1}`,
+      speaker_ids: [(i % SPEAKERS) + 1],
+    })),
   });
 }
 
 const jobOf = async (queue: string, taskId: string) =>
-  (await sql<{ state: string; retry_count: number }[]>`
-    select state, retry_count from pgboss.job where name = ${queue} and data->>'taskId' = ${taskId}`)[0];
+  (
+    await sql<{ state: string; retry_count: number }[]>`
+    select state, retry_count from pgboss.job where name = ${queue} and data->>'taskId' = ${taskId}`
+  )[0];
 const taskIdOf = (taskUrl: string) => taskUrl.split('/').pop()!;
-const mailsOf = async (action: string) => (await sql<{ n: number }[]>`select count(*)::int as n from mails where action = ${action}`)[0]!.n;
-const importedEvents = async () => (await sql<{ id: number }[]>`select id from events where name = ${IMPORTED}`).map((r) => r.id);
+const mailsOf = async (action: string) =>
+  (await sql<{ n: number }[]>`select count(*)::int as n from mails where action = ${action}`)[0]!.n;
+const importedEvents = async () =>
+  (await sql<{ id: number }[]>`select id from events where name = ${IMPORTED}`).map((r) => r.id);
 
 // ---- the three jobs running on the first worker ----
 const first = await service.worker();
-const exportStarted = await send(api.origin, `/v1/events/${eventId}/export/json`, { method: 'POST', token: owner.token, body: { image: true }, type: 'application/json' });
+const exportStarted = await send(api.origin, `/v1/events/${eventId}/export/json`, {
+  method: 'POST',
+  token: owner.token,
+  body: { image: true },
+  type: 'application/json',
+});
 const appStarted = await send(api.origin, '/api/api.php', {
   method: 'POST',
   body: { email: 'maker@example.org', app_name: 'Killed Build', endpoint: `${peer.url}/v1/events/${eventId}` },
@@ -88,7 +122,10 @@ const appStarted = await send(api.origin, '/api/api.php', {
 const tasks = { export: exportStarted.body?.task_url as string, app: appStarted.body?.task_url as string, import: '' };
 
 await until('the export and the app build waiting on the peer', async () =>
-  peer.requests.includes('/logo.png') && peer.requests.some((r) => r.startsWith(`/v1/events/${eventId}`)) ? true : undefined);
+  peer.requests.includes('/logo.png') && peer.requests.some((r) => r.startsWith(`/v1/events/${eventId}`))
+    ? true
+    : undefined,
+);
 
 // The sessions table is locked, so the import waits at its sessions until the worker is killed.
 const sessionsLock = await holdLock(t, service.url, (tx) => tx`lock table sessions in share mode`);
@@ -100,11 +137,17 @@ const importStarted = await fetch(`${api.origin}/v1/events/import/json`, {
 });
 tasks.import = ((await importStarted.json()) as { task_url: string }).task_url;
 // The sessions are read last, after the event and the speakers were inserted in the import's transaction.
-const progress = await until('the import reading its sessions', async () => {
-  const [task] = await sql<{ state: string; status: string | null }[]>`select state, status from tasks where id = ${taskIdOf(tasks.import)}`;
-  if (task!.state !== 'WAITING') throw new Error(`the import ended before the worker was killed: ${task!.state}`);
-  return task!.status?.startsWith('Importing sessions') ? task!.status : undefined;
-}, 90_000);
+const progress = await until(
+  'the import reading its sessions',
+  async () => {
+    const [task] = await sql<
+      { state: string; status: string | null }[]
+    >`select state, status from tasks where id = ${taskIdOf(tasks.import)}`;
+    if (task!.state !== 'WAITING') throw new Error(`the import ended before the worker was killed: ${task!.state}`);
+    return task!.status?.startsWith('Importing sessions') ? task!.status : undefined;
+  },
+  90_000,
+);
 
 first.child.kill('SIGKILL');
 await first.exited;
@@ -136,17 +179,26 @@ t.test('the worker was killed with the three jobs running', async (t) => {
   t.equal(exportStarted.status, 200, 'the export started');
   t.equal(appStarted.status, 202, 'the app build started');
   t.equal(importStarted.status, 200, 'the import started');
-  for (const [kind, job] of Object.entries(killedAt)) t.strictSame(job, { state: 'active', retry_count: 0 }, `the ${kind} job was running, first attempt`);
+  for (const [kind, job] of Object.entries(killedAt))
+    t.strictSame(job, { state: 'active', retry_count: 0 }, `the ${kind} job was running, first attempt`);
   t.match(progress, /^Importing sessions/, 'the import was past its event and speakers');
   t.equal(afterKill.importState, 'WAITING', 'the import had not ended');
-  t.strictSame(afterKill.imported, [], 'nothing of the killed import is left: its transaction died with its connection');
+  t.strictSame(
+    afterKill.imported,
+    [],
+    'nothing of the killed import is left: its transaction died with its connection',
+  );
   t.equal(afterKill.media.length, 1, 'but it had stored the logo of the archive');
 });
 
 t.test('each job was retried once on the new worker and succeeded', async (t) => {
   const queues = { export: 'event-export', app: 'app-build', import: 'event-import' } as const;
   for (const kind of ['export', 'app', 'import'] as const) {
-    t.equal(ended[kind].state, 'SUCCESS', `the ${kind} task URL reports success: ${JSON.stringify(ended[kind].result)}`);
+    t.equal(
+      ended[kind].state,
+      'SUCCESS',
+      `the ${kind} task URL reports success: ${JSON.stringify(ended[kind].result)}`,
+    );
     // The job completes once its handler returns, a moment after the task ended (its mail is sent in between).
     const job = await until(`the ${kind} job to complete`, async () => {
       const row = await jobOf(queues[kind], taskIdOf(tasks[kind]));
@@ -164,15 +216,26 @@ t.test('export: one complete zip, one mail', async (t) => {
   t.equal(download.status, 200, 'the zip downloads');
   const zip = new AdmZip(Buffer.from(await download.arrayBuffer()));
   const names = zip.getEntries().map((e) => e.entryName);
-  t.ok(['event.json', 'sessions.json', 'speakers.json', 'meta.json'].every((n) => names.includes(n)), `every file is in it: ${names.join(', ')}`);
+  t.ok(
+    ['event.json', 'sessions.json', 'speakers.json', 'meta.json'].every((n) => names.includes(n)),
+    `every file is in it: ${names.join(', ')}`,
+  );
   const event = JSON.parse(zip.readAsText('event.json'));
   t.equal(event.name, 'Exported Summit', 'the event');
   t.equal(event.logo_url, 'images/logo.png', 'the held logo was fetched by the retry');
   t.same(zip.readFile('images/logo.png'), logo, 'with its bytes');
-  t.strictSame(JSON.parse(zip.readAsText('sessions.json')).map((s: { title: string }) => s.title), ['Opening', 'Closing'], 'every session');
+  t.strictSame(
+    JSON.parse(zip.readAsText('sessions.json')).map((s: { title: string }) => s.title),
+    ['Opening', 'Closing'],
+    'every session',
+  );
   const stored = await readdir(join(service.storage, 'exports', eventId));
   t.strictSame(stored, [taskIdOf(tasks.export)], 'one export stored for the event');
-  t.strictSame(await readdir(join(service.storage, 'exports', eventId, stored[0]!)), [`event${eventId}.zip`], 'one zip in it');
+  t.strictSame(
+    await readdir(join(service.storage, 'exports', eventId, stored[0]!)),
+    [`event${eventId}.zip`],
+    'one zip in it',
+  );
   t.equal(await mailsOf('export-done'), 1, 'one mail recorded');
   t.equal(await mailsOf('export-failed'), 0, 'no failure mail');
 });
@@ -185,8 +248,13 @@ t.test('import: one event with every record, one mail, one notification', async 
     select (select count(*)::int from speakers where event_id = ${ids[0]!}) as speakers,
            (select count(*)::int from sessions where event_id = ${ids[0]!}) as sessions,
            (select count(*)::int from speakers_sessions ss join sessions s on s.id = ss.session_id where s.event_id = ${ids[0]!}) as links`;
-  t.strictSame(counts, { speakers: SPEAKERS, sessions: SESSIONS, links: SESSIONS }, 'every speaker, session and link of the archive, once');
-  const [orphans] = await sql`select count(*)::int as n from speakers where event_id is null or event_id not in (select id from events)`;
+  t.strictSame(
+    counts,
+    { speakers: SPEAKERS, sessions: SESSIONS, links: SESSIONS },
+    'every speaker, session and link of the archive, once',
+  );
+  const [orphans] =
+    await sql`select count(*)::int as n from speakers where event_id is null or event_id not in (select id from events)`;
   t.equal(orphans!.n, 0, 'no speaker without its event');
   t.equal(await mailsOf('import-done'), 1, 'one mail recorded');
   const [notes] = await sql`select count(*)::int as n from notifications where user_id = ${Number(owner.id)}`;
@@ -206,7 +274,9 @@ t.test('app build: one zip stored, one mail with it', async (t) => {
   t.strictSame(await readdir(join(service.storage, 'apps', apps[0]!)), ['killed-build.zip'], 'one zip in it');
   t.equal(await mailsOf('app-ready'), 1, 'one mail recorded');
   t.equal(await mailsOf('app-failed'), 0, 'no failure mail');
-  const mail = await until('the app mail delivered', async () => smtp.received.find((m) => m.parsed.subject === 'Your app "Killed Build" is ready'));
+  const mail = await until('the app mail delivered', async () =>
+    smtp.received.find((m) => m.parsed.subject === 'Your app "Killed Build" is ready'),
+  );
   t.equal(smtp.received.filter((m) => m.parsed.subject === mail.parsed.subject).length, 1, 'delivered once');
   t.equal(mail.parsed.attachments[0]?.filename, 'killed-build.zip', 'the zip attached');
   const zip = new AdmZip(mail.parsed.attachments[0]!.content);

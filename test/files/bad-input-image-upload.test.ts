@@ -28,7 +28,10 @@ async function expectNothingStored(t: Test, what = 'nothing stored') {
 }
 
 /** As `user` unless `token` says otherwise (`null`: anonymous). */
-const post = (body: unknown, { token = user.token as string | null, headers = {} as Record<string, string>, query = '' } = {}) =>
+const post = (
+  body: unknown,
+  { token = user.token as string | null, headers = {} as Record<string, string>, query = '' } = {},
+) =>
   call(app, {
     method: 'POST',
     url: `${URL_}${query}`,
@@ -37,7 +40,12 @@ const post = (body: unknown, { token = user.token as string | null, headers = {}
     headers,
   });
 
-const [png, jpeg, gif, webp] = await Promise.all([makeImage('png', 8, 8), makeImage('jpeg', 8, 8), makeImage('gif', 8, 8), makeImage('webp', 8, 8)]);
+const [png, jpeg, gif, webp] = await Promise.all([
+  makeImage('png', 8, 8),
+  makeImage('jpeg', 8, 8),
+  makeImage('gif', 8, 8),
+  makeImage('webp', 8, 8),
+]);
 const b64 = (bytes: Buffer | string) => Buffer.from(bytes).toString('base64');
 const pngB64 = b64(png);
 
@@ -53,7 +61,8 @@ bmp.writeUInt16LE(1, 26);
 bmp.writeUInt16LE(24, 28);
 bmp.writeUInt32LE(4, 34);
 bmp.set([0x00, 0x00, 0xff], 54);
-const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(document.cookie)</script></svg>';
+const svg =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(document.cookie)</script></svg>';
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const random = Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 73 + 19) % 256));
 
@@ -65,26 +74,71 @@ const CASES: [what: string, body: unknown, status: number, expected: ErrorExpect
   ['data is a number', { data: 42 }, 422, { pointer: '/data', detail: /string/ }],
   ['data is an object', { data: { uri: dataUri(png, 'png') } }, 422, { pointer: '/data', detail: /string/ }],
   ['data is null', { data: null }, 422, { pointer: '/data', detail: /string/ }],
-  ['extra member', { data: dataUri(png, 'png'), name: 'x.png' }, 422, { pointer: '/name', detail: '/name is not allowed here' }],
+  [
+    'extra member',
+    { data: dataUri(png, 'png'), name: 'x.png' },
+    422,
+    { pointer: '/name', detail: '/name is not allowed here' },
+  ],
   ['the body is an array', [dataUri(png, 'png')], 422, { pointer: '' }],
   ['empty string', { data: '' }, 422, { pointer: '/data' }],
   ['not a data URI', { data: 'https://example.com/a.png' }, 422, at(NOT_URI)],
   ['bare base64', { data: pngB64 }, 422, at(NOT_URI)],
   ['data:text/plain', { data: `data:text/plain;base64,${b64('hello world')}` }, 422, at(NOT_URI)],
-  ['data:image/svg+xml with a script', { data: `data:image/svg+xml;base64,${b64(svg)}` }, 422, at('image/svg+xml is not accepted; send png, jpeg, gif or webp')],
-  ['data:image/bmp', { data: `data:image/bmp;base64,${b64(bmp)}` }, 422, at('image/bmp is not accepted; send png, jpeg, gif or webp')],
+  [
+    'data:image/svg+xml with a script',
+    { data: `data:image/svg+xml;base64,${b64(svg)}` },
+    422,
+    at('image/svg+xml is not accepted; send png, jpeg, gif or webp'),
+  ],
+  [
+    'data:image/bmp',
+    { data: `data:image/bmp;base64,${b64(bmp)}` },
+    422,
+    at('image/bmp is not accepted; send png, jpeg, gif or webp'),
+  ],
   ['missing ;base64', { data: `data:image/png,${pngB64}` }, 422, at(NOT_URI)],
-  ['percent-encoded instead of base64', { data: `data:image/png,${encodeURIComponent(png.toString('latin1'))}` }, 422, at(NOT_URI)],
-  ['bad base64 characters', { data: `data:image/png;base64,${pngB64.slice(0, 40)}*&^%$#!${pngB64.slice(47)}` }, 422, at('data is not valid base64')],
-  ['truncated base64 (length not a multiple of 4)', { data: `data:image/png;base64,${pngB64.slice(0, 101)}` }, 422, at('data is not valid base64')],
+  [
+    'percent-encoded instead of base64',
+    { data: `data:image/png,${encodeURIComponent(png.toString('latin1'))}` },
+    422,
+    at(NOT_URI),
+  ],
+  [
+    'bad base64 characters',
+    { data: `data:image/png;base64,${pngB64.slice(0, 40)}*&^%$#!${pngB64.slice(47)}` },
+    422,
+    at('data is not valid base64'),
+  ],
+  [
+    'truncated base64 (length not a multiple of 4)',
+    { data: `data:image/png;base64,${pngB64.slice(0, 101)}` },
+    422,
+    at('data is not valid base64'),
+  ],
   ['empty base64', { data: 'data:image/png;base64,' }, 422, at('data is not a png image')],
-  ['truncated image (valid base64 of half a png)', { data: dataUri(png.subarray(0, Math.floor(png.length / 2)), 'png') }, 422, at('data is not a readable png image')],
+  [
+    'truncated image (valid base64 of half a png)',
+    { data: dataUri(png.subarray(0, Math.floor(png.length / 2)), 'png') },
+    422,
+    at('data is not a readable png image'),
+  ],
   ['png bytes declared jpeg', { data: dataUri(png, 'jpeg') }, 422, at('data is not a jpeg image')],
   ['png bytes declared jpg', { data: dataUri(png, 'jpg') }, 422, at('data is not a jpg image')],
   ['jpeg bytes declared png', { data: dataUri(jpeg, 'png') }, 422, at('data is not a png image')],
   ['random bytes declared png', { data: dataUri(random, 'png') }, 422, at('data is not a png image')],
-  ['text declared gif', { data: dataUri(Buffer.from('GIF is a nice format, is it not?'), 'gif') }, 422, at('data is not a gif image')],
-  ['a PNG signature followed by garbage', { data: dataUri(Buffer.concat([PNG_SIGNATURE, random]), 'png') }, 422, at('data is not a readable png image')],
+  [
+    'text declared gif',
+    { data: dataUri(Buffer.from('GIF is a nice format, is it not?'), 'gif') },
+    422,
+    at('data is not a gif image'),
+  ],
+  [
+    'a PNG signature followed by garbage',
+    { data: dataUri(Buffer.concat([PNG_SIGNATURE, random]), 'png') },
+    422,
+    at('data is not a readable png image'),
+  ],
   ['a gif declared webp', { data: dataUri(gif, 'webp') }, 422, at('data is not a webp image')],
   ['a webp declared gif', { data: dataUri(webp, 'gif') }, 422, at('data is not a gif image')],
 ];
@@ -102,7 +156,9 @@ t.test('every bad body is refused with an error document and nothing is stored',
 t.test('too large: decoded bytes beyond IMAGE_MAX_BYTES and a body far beyond the limit are 413', async (t) => {
   const big = await makeImage('png', 40, 40);
   t.ok(big.length > 2000 && big.length < 4000, `a real png of ${big.length} bytes`);
-  expectError(t, await post({ data: dataUri(big, 'png') }), 413, { detail: 'The image is larger than the limit of 2000 bytes' });
+  expectError(t, await post({ data: dataUri(big, 'png') }), 413, {
+    detail: 'The image is larger than the limit of 2000 bytes',
+  });
   await expectNothingStored(t, 'nothing stored (decoded too large)');
 
   const huge = { data: `data:image/png;base64,${'A'.repeat(200_000)}` };
@@ -126,8 +182,18 @@ t.test('malformed JSON is 400, a text/plain body is 415', async (t) => {
   expectError(t, malformed, 400);
   t.equal(malformed.body.errors[0].title, 'Malformed JSON', 'title');
   expectError(t, await post('{"data": ', { headers: { 'content-type': JSONAPI } }), 400);
-  expectError(t, await post(JSON.stringify({ data: dataUri(png, 'png') }), { headers: { 'content-type': 'text/plain' } }), 415);
-  expectError(t, await post(`data=${encodeURIComponent(dataUri(png, 'png'))}`, { headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415);
+  expectError(
+    t,
+    await post(JSON.stringify({ data: dataUri(png, 'png') }), { headers: { 'content-type': 'text/plain' } }),
+    415,
+  );
+  expectError(
+    t,
+    await post(`data=${encodeURIComponent(dataUri(png, 'png'))}`, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    }),
+    415,
+  );
   await expectNothingStored(t, 'nothing stored');
 });
 
@@ -152,8 +218,12 @@ t.test('anonymous is 401 before the body is looked at; an invalid token is 401',
 });
 
 t.test('an unknown query parameter is 400 naming it', async (t) => {
-  expectError(t, await post({ data: dataUri(png, 'png') }, { query: '?forceLocal=true' }), 400, { parameter: 'forceLocal' });
-  expectError(t, await post({ data: dataUri(png, 'png') }, { query: '?force_local=true&size=2' }), 400, { parameter: 'size' });
+  expectError(t, await post({ data: dataUri(png, 'png') }, { query: '?forceLocal=true' }), 400, {
+    parameter: 'forceLocal',
+  });
+  expectError(t, await post({ data: dataUri(png, 'png') }, { query: '?force_local=true&size=2' }), 400, {
+    parameter: 'size',
+  });
   await expectNothingStored(t, 'nothing stored');
 });
 
@@ -165,7 +235,13 @@ t.test('S3 down: 503 and nothing stored anywhere; back up: stored again', async 
   const res = await post({ data: dataUri(png, 'png') });
   t.equal(res.status, 503, 'status 503');
   t.strictSame(res.body, {
-    errors: [{ status: '503', title: 'Service Unavailable', detail: 'The file storage is not available at the moment; try again later' }],
+    errors: [
+      {
+        status: '503',
+        title: 'Service Unavailable',
+        detail: 'The file storage is not available at the moment; try again later',
+      },
+    ],
     jsonapi: { version: '1.0' },
   });
   await expectNothingStored(t, 'nothing stored locally');

@@ -18,7 +18,9 @@ const PUBLIC_URL = 'https://files.example.org';
 const { app } = await buildTestApp(t, { STORAGE_DIR: storageDir, PUBLIC_URL });
 const user = await seedUser(app);
 
-const LOCAL = new RegExp(`^${PUBLIC_URL.replace(/\./g, '\\.')}/static/media/uploads/images/([0-9a-f]{32})\\.(png|jpeg|jpg|gif|webp)$`);
+const LOCAL = new RegExp(
+  `^${PUBLIC_URL.replace(/\./g, '\\.')}/static/media/uploads/images/([0-9a-f]{32})\\.(png|jpeg|jpg|gif|webp)$`,
+);
 
 /** POST /v1/upload/image as `user`; answers status, content type and the parsed body. */
 async function upload(data: unknown, { type = 'application/json', query = '' } = {}) {
@@ -136,7 +138,10 @@ t.test('the S3 backend stores the object in the bucket; force_local=true keeps i
   t.equal(forced.status, 200, 'force_local: 200');
   const local = LOCAL.exec(forced.body.url);
   t.ok(local, `force_local: local URL ${forced.body.url}`);
-  t.ok((await readFile(join(storageDir, `uploads/images/${local?.[1]}.jpg`))).equals(jpeg), 'force_local: stored locally');
+  t.ok(
+    (await readFile(join(storageDir, `uploads/images/${local?.[1]}.jpg`))).equals(jpeg),
+    'force_local: stored locally',
+  );
   const after = await peer.client.listObjectsV2(peer.bucket, '', true).toArray();
   t.strictSame(
     after.map((o: { name?: string }) => o.name),

@@ -27,7 +27,10 @@ const stored: Record<string, [Buffer, string]> = {
   'uploads/files/noext': [Buffer.from('no extension'), 'application/octet-stream'],
   'uploads/files/a.tar.gz': [Buffer.from([0x1f, 0x8b, 8, 0]), 'application/gzip'],
   'uploads/files/page.html': [Buffer.from('<script>alert(1)</script>'), 'text/html'],
-  'uploads/files/draw.svg': [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'image/svg+xml'],
+  'uploads/files/draw.svg': [
+    Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    'image/svg+xml',
+  ],
   'images/events/7/abc/large.jpg': [Buffer.from([0xff, 0xd8, 0xff, 0xe0]), 'image/jpeg'],
   'top.txt': [Buffer.from('at the top'), 'text/plain'],
 };
@@ -52,42 +55,50 @@ const { port } = app.server.address() as AddressInfo;
 
 /** A GET (or HEAD) over a real socket with the path exactly as written: no client normalizes it. */
 function get(path: string, method = 'GET') {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; raw: Buffer }>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { accept: '*/*' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, raw: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; raw: Buffer }>(
+    (resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, method, path, headers: { accept: '*/*' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, raw: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
+    },
+  );
 }
 const asCall = (res: Awaited<ReturnType<typeof get>>) => ({
   status: res.status,
   headers: res.headers,
-  body: res.raw.length && String(res.headers['content-type']).startsWith(JSONAPI) ? JSON.parse(res.raw.toString()) : undefined,
+  body:
+    res.raw.length && String(res.headers['content-type']).startsWith(JSONAPI)
+      ? JSON.parse(res.raw.toString())
+      : undefined,
 });
 
-t.test('stored files are served with the type of their extension, nosniff, a sandbox CSP and their length', async (t) => {
-  for (const [key, [bytes, type]] of Object.entries(stored)) {
-    const res = await get(`/static/media/${key}`);
-    t.equal(res.status, 200, key);
-    t.equal(res.headers['content-type'], type, `${key}: ${type}`);
-    t.equal(res.headers['content-length'], String(bytes.length), `${key}: content-length`);
-    t.equal(res.headers['x-content-type-options'], 'nosniff');
-    t.equal(res.headers['content-security-policy'], "default-src 'none'; sandbox");
-    t.ok(res.raw.equals(bytes), `${key}: the stored bytes`);
-  }
-  const head = await get('/static/media/uploads/files/pic.png', 'HEAD');
-  t.equal(head.status, 200);
-  t.equal(head.headers['content-type'], 'image/png');
-  t.equal(head.headers['content-length'], String(png.length));
-  t.equal(head.raw.length, 0, 'HEAD has no body');
-  const query = await get('/static/media/uploads/files/notes.txt?download=1');
-  t.equal(query.status, 200, 'a query string does not change the file');
-  t.equal(query.raw.toString(), 'plain notes\n');
-});
+t.test(
+  'stored files are served with the type of their extension, nosniff, a sandbox CSP and their length',
+  async (t) => {
+    for (const [key, [bytes, type]] of Object.entries(stored)) {
+      const res = await get(`/static/media/${key}`);
+      t.equal(res.status, 200, key);
+      t.equal(res.headers['content-type'], type, `${key}: ${type}`);
+      t.equal(res.headers['content-length'], String(bytes.length), `${key}: content-length`);
+      t.equal(res.headers['x-content-type-options'], 'nosniff');
+      t.equal(res.headers['content-security-policy'], "default-src 'none'; sandbox");
+      t.ok(res.raw.equals(bytes), `${key}: the stored bytes`);
+    }
+    const head = await get('/static/media/uploads/files/pic.png', 'HEAD');
+    t.equal(head.status, 200);
+    t.equal(head.headers['content-type'], 'image/png');
+    t.equal(head.headers['content-length'], String(png.length));
+    t.equal(head.raw.length, 0, 'HEAD has no body');
+    const query = await get('/static/media/uploads/files/notes.txt?download=1');
+    t.equal(query.status, 200, 'a query string does not change the file');
+    t.equal(query.raw.toString(), 'plain notes\n');
+  },
+);
 
 const NOT_STORED = 'No stored file has this path';
 
@@ -101,7 +112,14 @@ async function refused(t: Test, path: string, detail?: string) {
 }
 
 t.test('folders are not listed', async (t) => {
-  for (const path of ['/static/media/', '/static/media/uploads', '/static/media/uploads/', '/static/media/uploads/files', '/static/media/uploads/files/', '/static/media/uploads/empty']) {
+  for (const path of [
+    '/static/media/',
+    '/static/media/uploads',
+    '/static/media/uploads/',
+    '/static/media/uploads/files',
+    '/static/media/uploads/files/',
+    '/static/media/uploads/empty',
+  ]) {
     await refused(t, path, NOT_STORED);
   }
   await refused(t, '/static/media');

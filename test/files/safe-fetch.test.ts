@@ -22,10 +22,13 @@ async function serve(t: Test, routes: Record<string, (req: IncomingMessage, res:
     else res.writeHead(404).end('not here');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { port: (server.address() as AddressInfo).port, seen };
 }
 
@@ -44,9 +47,31 @@ t.test('isPublicAddress: public unicast only', async (t) => {
     t.equal(isPublicAddress(ip), true, `${ip} is public`);
   }
   const others = [
-    '127.0.0.1', '127.255.255.254', '0.0.0.0', '10.0.0.1', '10.255.255.255', '172.16.0.1', '172.31.255.255', '192.168.1.1',
-    '169.254.169.254', '100.64.0.1', '224.0.0.1', '255.255.255.255', '::', '::1', 'fc00::1', 'fd12:3456::1', 'fe80::1',
-    'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '64:ff9b::7f00:1', '2001:db8::1', '::7f00:1', '::a00:1',
+    '127.0.0.1',
+    '127.255.255.254',
+    '0.0.0.0',
+    '10.0.0.1',
+    '10.255.255.255',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::',
+    '::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'fe80::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:169.254.169.254',
+    '64:ff9b::7f00:1',
+    '2001:db8::1',
+    '::7f00:1',
+    '::a00:1',
   ];
   for (const ip of others) t.equal(isPublicAddress(ip), false, `${ip} is not public`);
 });
@@ -75,26 +100,39 @@ t.test('refused before any connection when private addresses are not allowed', a
   t.strictSame(seen, [], 'the local server received no request at all');
 });
 
-t.test('schemes other than http(s), credentials and junk are refused, even with private addresses allowed', async (t) => {
-  const { port, seen } = await serve(t, { '/image.png': (_req, res) => res.end('data') });
-  for (const limits of [PRIVATE, OPEN]) {
-    await refused(t, 'file:///etc/passwd', limits, /^file: URLs are not fetched$/);
-    await refused(t, `ftp://127.0.0.1:${port}/image.png`, limits, /^ftp: URLs are not fetched$/);
-    await refused(t, 'data:image/png;base64,iVBORw0KGgo=', limits, /^data: URLs are not fetched$/);
-    await refused(t, `gopher://127.0.0.1:${port}/_GET`, limits, /^gopher: URLs are not fetched$/);
-    await refused(t, `http://user:secret@127.0.0.1:${port}/image.png`, limits, /^URLs with credentials are not fetched$/);
-    await refused(t, `http://user@127.0.0.1:${port}/image.png`, limits, /^URLs with credentials are not fetched$/);
-    await refused(t, 'not a url', limits, /^not a valid URL$/);
-    await refused(t, '/relative/path.png', limits, /^not a valid URL$/);
-  }
-  t.strictSame(seen, [], 'no request reached the server');
-});
+t.test(
+  'schemes other than http(s), credentials and junk are refused, even with private addresses allowed',
+  async (t) => {
+    const { port, seen } = await serve(t, { '/image.png': (_req, res) => res.end('data') });
+    for (const limits of [PRIVATE, OPEN]) {
+      await refused(t, 'file:///etc/passwd', limits, /^file: URLs are not fetched$/);
+      await refused(t, `ftp://127.0.0.1:${port}/image.png`, limits, /^ftp: URLs are not fetched$/);
+      await refused(t, 'data:image/png;base64,iVBORw0KGgo=', limits, /^data: URLs are not fetched$/);
+      await refused(t, `gopher://127.0.0.1:${port}/_GET`, limits, /^gopher: URLs are not fetched$/);
+      await refused(
+        t,
+        `http://user:secret@127.0.0.1:${port}/image.png`,
+        limits,
+        /^URLs with credentials are not fetched$/,
+      );
+      await refused(t, `http://user@127.0.0.1:${port}/image.png`, limits, /^URLs with credentials are not fetched$/);
+      await refused(t, 'not a url', limits, /^not a valid URL$/);
+      await refused(t, '/relative/path.png', limits, /^not a valid URL$/);
+    }
+    t.strictSame(seen, [], 'no request reached the server');
+  },
+);
 
 t.test('allowed private addresses: the body, the content type, redirects up to three', async (t) => {
-  const redirect = (to: string, status = 302) => (_req: IncomingMessage, res: ServerResponse) => res.writeHead(status, { location: to }).end();
+  const redirect =
+    (to: string, status = 302) =>
+    (_req: IncomingMessage, res: ServerResponse) =>
+      res.writeHead(status, { location: to }).end();
   const { port, seen } = await serve(t, {
     '/image.png': (req, res) => {
-      res.writeHead(200, { 'content-type': 'image/png', 'x-ua': req.headers['user-agent'] ?? '' }).end(Buffer.from([1, 2, 3, 4]));
+      res
+        .writeHead(200, { 'content-type': 'image/png', 'x-ua': req.headers['user-agent'] ?? '' })
+        .end(Buffer.from([1, 2, 3, 4]));
     },
     '/r1': redirect('/image.png', 301),
     '/r3': redirect('/r2', 307),
@@ -114,7 +152,11 @@ t.test('allowed private addresses: the body, the content type, redirects up to t
   const direct = await safeFetch(`${base}/image.png`, OPEN);
   t.strictSame([...direct.body], [1, 2, 3, 4], 'the body');
   t.equal(direct.contentType, 'image/png', 'the content type');
-  t.strictSame(await safeFetch(`http://localhost:${port}/image.png`, OPEN).then((r) => [...r.body]), [1, 2, 3, 4], 'localhost too');
+  t.strictSame(
+    await safeFetch(`http://localhost:${port}/image.png`, OPEN).then((r) => [...r.body]),
+    [1, 2, 3, 4],
+    'localhost too',
+  );
 
   seen.length = 0;
   t.strictSame([...(await safeFetch(`${base}/r1`, OPEN)).body], [1, 2, 3, 4], 'one redirect followed');
@@ -129,7 +171,11 @@ t.test('allowed private addresses: the body, the content type, redirects up to t
   await refused(t, `${base}/to-file`, OPEN, /^file: URLs are not fetched$/);
   await refused(t, `${base}/to-credentials`, OPEN, /^URLs with credentials are not fetched$/);
   await refused(t, `${base}/to-ftp`, OPEN, /^ftp: URLs are not fetched$/);
-  t.strictSame(seen, ['/to-file', '/to-credentials', '/to-ftp'], 'redirect targets are checked before they are requested');
+  t.strictSame(
+    seen,
+    ['/to-file', '/to-credentials', '/to-ftp'],
+    'redirect targets are checked before they are requested',
+  );
 
   await refused(t, `${base}/not-found`, OPEN, /^the server answered 404$/);
   await refused(t, `${base}/error`, OPEN, /^the server answered 500$/);
@@ -172,7 +218,11 @@ t.test('size limit: declared and streamed', async (t) => {
   t.equal((await safeFetch(`${base}/exact`, limits)).body.length, 1000, 'exactly the limit is fetched');
   await refused(t, `${base}/declared`, limits, /^the file is larger than 1000 bytes$/);
   await refused(t, `${base}/chunked`, limits, /^the file is larger than 1000 bytes$/);
-  t.equal((await safeFetch(`${base}/chunked`, { ...OPEN, maxBytes: 5000 })).body.length, 5000, 'a chunked body within the limit');
+  t.equal(
+    (await safeFetch(`${base}/chunked`, { ...OPEN, maxBytes: 5000 })).body.length,
+    5000,
+    'a chunked body within the limit',
+  );
   await refused(t, `${base}/endless`, { ...OPEN, maxBytes: 1_000_000 }, /^the file is larger than 1000000 bytes$/);
   // The fetch hung up: the server stopped writing after the limit plus what the socket buffers hold.
   await endlessClosed;

@@ -12,7 +12,9 @@ import { seedUser } from '../helpers/users.js';
 
 const storage = await mkdtemp(join(tmpdir(), 'oe-abort-storage-'));
 const uploadTmp = await mkdtemp(join(tmpdir(), 'oe-abort-tmp-'));
-t.teardown(() => Promise.all([rm(storage, { recursive: true, force: true }), rm(uploadTmp, { recursive: true, force: true })]));
+t.teardown(() =>
+  Promise.all([rm(storage, { recursive: true, force: true }), rm(uploadTmp, { recursive: true, force: true })]),
+);
 const { app } = await buildTestApp(t, { STORAGE_DIR: storage, UPLOAD_TMP_DIR: uploadTmp });
 const user = await seedUser(app);
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -20,7 +22,9 @@ const { port } = app.server.address() as AddressInfo;
 
 const BOUNDARY = '----oeAbortBoundary7MA4YWxkTrZu0gW';
 const partHead = (field: string, filename: string) =>
-  Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
 const partEnd = Buffer.from('\r\n');
 const closing = Buffer.from(`--${BOUNDARY}--\r\n`);
 /** What a whole form of these files would weigh: the length a client declares before sending it. */
@@ -55,7 +59,11 @@ function open(headers: Record<string, string | number>, token: string | null = u
     port,
     method: 'POST',
     path,
-    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...(token ? { authorization: `JWT ${token}` } : {}), ...headers },
+    headers: {
+      'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+      ...(token ? { authorization: `JWT ${token}` } : {}),
+      ...headers,
+    },
   });
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
     req.on('response', (res: IncomingMessage) => {
@@ -70,7 +78,8 @@ function open(headers: Record<string, string | number>, token: string | null = u
   return { req, answer };
 }
 
-const write = (req: ClientRequest, chunk: Buffer) => new Promise<void>((resolve, reject) => req.write(chunk, (err) => (err ? reject(err) : resolve())));
+const write = (req: ClientRequest, chunk: Buffer) =>
+  new Promise<void>((resolve, reject) => req.write(chunk, (err) => (err ? reject(err) : resolve())));
 const tmpEmpty = async () => (await readdir(uploadTmp)).length === 0;
 
 t.test('a client that goes away in the middle of a file: the temp folder is removed, nothing is stored', async (t) => {
@@ -78,7 +87,10 @@ t.test('a client that goes away in the middle of a file: the temp folder is remo
   const { req } = open({ 'content-length': formLength([['file', 'big.bin', size]]) });
   await write(req, partHead('file', 'big.bin'));
   await write(req, randomBytes(2 * 1024 * 1024));
-  t.ok(await until(async () => ((await received())['0'] ?? 0) > 0), 'the server is streaming the file into its temp folder');
+  t.ok(
+    await until(async () => ((await received())['0'] ?? 0) > 0),
+    'the server is streaming the file into its temp folder',
+  );
   req.destroy();
   t.ok(await until(tmpEmpty), 'the temp folder is removed after the client is gone');
   t.strictSame(await filesUnder(storage), [], 'nothing stored');
@@ -86,8 +98,26 @@ t.test('a client that goes away in the middle of a file: the temp folder is remo
 
 t.test('a client that goes away during the second of several files', async (t) => {
   const first = randomBytes(300_000);
-  const { req } = open({ 'content-length': formLength([['files', 'one.bin', first.length], ['files', 'two.bin', 30 * 1024 * 1024]]) }, user.token, '/v1/upload/files');
-  await write(req, Buffer.concat([partHead('files', 'one.bin'), first, partEnd, partHead('files', 'two.bin'), randomBytes(1024 * 1024)]));
+  const { req } = open(
+    {
+      'content-length': formLength([
+        ['files', 'one.bin', first.length],
+        ['files', 'two.bin', 30 * 1024 * 1024],
+      ]),
+    },
+    user.token,
+    '/v1/upload/files',
+  );
+  await write(
+    req,
+    Buffer.concat([
+      partHead('files', 'one.bin'),
+      first,
+      partEnd,
+      partHead('files', 'two.bin'),
+      randomBytes(1024 * 1024),
+    ]),
+  );
   t.ok(
     await until(async () => {
       const r = await received();
@@ -110,14 +140,17 @@ t.test('a chunked upload (no content-length) cut off in the middle', async (t) =
   t.strictSame(await filesUnder(storage), []);
 });
 
-t.test('a client that goes away inside the headers of the first part: the temp folder is removed, nothing stored', async (t) => {
-  const { req } = open({ 'content-length': formLength([['file', 'x.bin', 1024 * 1024]]) });
-  await write(req, partHead('file', 'x.bin').subarray(0, 20));
-  t.ok(await until(async () => (await readdir(uploadTmp)).length > 0), 'the handler made its temp folder');
-  req.destroy();
-  t.ok(await until(tmpEmpty), 'the temp folder is removed');
-  t.strictSame(await filesUnder(storage), []);
-});
+t.test(
+  'a client that goes away inside the headers of the first part: the temp folder is removed, nothing stored',
+  async (t) => {
+    const { req } = open({ 'content-length': formLength([['file', 'x.bin', 1024 * 1024]]) });
+    await write(req, partHead('file', 'x.bin').subarray(0, 20));
+    t.ok(await until(async () => (await readdir(uploadTmp)).length > 0), 'the handler made its temp folder');
+    req.destroy();
+    t.ok(await until(tmpEmpty), 'the temp folder is removed');
+    t.strictSame(await filesUnder(storage), []);
+  },
+);
 
 t.test('an anonymous client is refused before it sends its body', async (t) => {
   const { req, answer } = open({ 'content-length': formLength([['file', 'big.bin', 50 * 1024 * 1024]]) }, null);

@@ -13,29 +13,49 @@ import { startS3, useS3, type S3Peer } from '../helpers/s3.js';
 import { expectError, seedUser } from '../helpers/users.js';
 
 const PUBLIC = 'https://files.example.test';
-const LOCAL_URL = new RegExp(`^${PUBLIC.replace(/\./g, '\\.')}/static/media/uploads/files/([0-9a-f]{32})([A-Za-z0-9.]*)$`);
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const LOCAL_URL = new RegExp(
+  `^${PUBLIC.replace(/\./g, '\\.')}/static/media/uploads/files/([0-9a-f]{32})([A-Za-z0-9.]*)$`,
+);
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** An app with storage and upload temp folders of its own, removed when the test ends. */
 async function setup(t: Test, env: Record<string, string> = {}) {
   const storage = await mkdtemp(join(tmpdir(), 'oe-up-storage-'));
   const uploadTmp = await mkdtemp(join(tmpdir(), 'oe-up-tmp-'));
-  t.teardown(() => Promise.all([rm(storage, { recursive: true, force: true }), rm(uploadTmp, { recursive: true, force: true })]));
-  const { app } = await buildTestApp(t, { STORAGE_DIR: storage, UPLOAD_TMP_DIR: uploadTmp, PUBLIC_URL: PUBLIC, ...env });
+  t.teardown(() =>
+    Promise.all([rm(storage, { recursive: true, force: true }), rm(uploadTmp, { recursive: true, force: true })]),
+  );
+  const { app } = await buildTestApp(t, {
+    STORAGE_DIR: storage,
+    UPLOAD_TMP_DIR: uploadTmp,
+    PUBLIC_URL: PUBLIC,
+    ...env,
+  });
   return { app, storage, uploadTmp, user: await seedUser(app) };
 }
 
 type Part = [field: string, filename: string, content: Buffer | string];
-async function upload(app: FastifyInstance, token: string, parts: Part[], url = '/v1/upload/file', fields: Record<string, string> = {}) {
+async function upload(
+  app: FastifyInstance,
+  token: string,
+  parts: Part[],
+  url = '/v1/upload/file',
+  fields: Record<string, string> = {},
+) {
   const { payload, headers } = multipart(parts, fields);
-  const res = await app.inject({ method: 'POST', url, payload, headers: { ...headers, authorization: `JWT ${token}` } });
+  const res = await app.inject({
+    method: 'POST',
+    url,
+    payload,
+    headers: { ...headers, authorization: `JWT ${token}` },
+  });
   return { status: res.statusCode, headers: res.headers, body: res.json() };
 }
 
 /** The key of a local URL, checked against the URL form. */
 function localKey(t: Test, url: string, extension: string): string {
   t.match(url, LOCAL_URL, `${url} is a stored-file URL`);
-  t.match(url, new RegExp(`/[0-9a-f]{32}${escape(extension)}$`), `extension ${JSON.stringify(extension)}`);
+  t.match(url, new RegExp(`/[0-9a-f]{32}${escapeRegExp(extension)}$`), `extension ${JSON.stringify(extension)}`);
   return url.slice(`${PUBLIC}/static/media/`.length);
 }
 
@@ -122,7 +142,7 @@ t.test('stored names: 32 hex digits plus the part of the name after its first do
     const res = await upload(app, user.token, [['file', filename, content]]);
     t.equal(res.status, 200, filename);
     const key = localKey(t, res.body.url, extension);
-    t.match(key, new RegExp(`^uploads/files/[0-9a-f]{32}${escape(extension)}$`), `${filename} -> ${key}`);
+    t.match(key, new RegExp(`^uploads/files/[0-9a-f]{32}${escapeRegExp(extension)}$`), `${filename} -> ${key}`);
     t.equal(await readFile(join(storage, key), 'utf8'), content, `${filename}: bytes on disk`);
     seen.add(key);
   }
@@ -136,62 +156,77 @@ t.test('stored names: 32 hex digits plus the part of the name after its first do
 
 async function objectsOf(peer: S3Peer) {
   const list = await peer.client.listObjectsV2(peer.bucket, '', true).toArray();
-  return list.map((o: { name?: string; size?: number }) => ({ name: o.name!, size: o.size! })).sort((a, b) => a.name.localeCompare(b.name));
+  return list
+    .map((o: { name?: string; size?: number }) => ({ name: o.name!, size: o.size! }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** Size, content type and bytes of one object. */
 async function objectOf(peer: S3Peer, key: string) {
   const stat = await peer.client.statObject(peer.bucket, key);
-  return { size: stat.size, type: stat.metaData['content-type'] as string, bytes: await bytesOf(await peer.client.getObject(peer.bucket, key)) };
+  return {
+    size: stat.size,
+    type: stat.metaData['content-type'] as string,
+    bytes: await bytesOf(await peer.client.getObject(peer.bucket, key)),
+  };
 }
 
-t.test('with S3 in the settings, files go to the bucket (created when missing) with size, type and bytes', async (t) => {
-  const { app, storage, uploadTmp, user } = await setup(t);
-  const peer = await startS3(t, 'fresh-bucket');
-  await useS3(app, peer);
-  t.equal(await peer.client.bucketExists(peer.bucket), false, 'no bucket yet');
-  const base = `${peer.endpoint}/${peer.bucket}/`;
-  const s3Key = (url: string, extension: string) => {
-    t.match(url, new RegExp(`^${escape(base)}uploads/files/[0-9a-f]{32}${escape(extension)}$`), `${url} is an object URL`);
-    return url.slice(base.length);
-  };
+t.test(
+  'with S3 in the settings, files go to the bucket (created when missing) with size, type and bytes',
+  async (t) => {
+    const { app, storage, uploadTmp, user } = await setup(t);
+    const peer = await startS3(t, 'fresh-bucket');
+    await useS3(app, peer);
+    t.equal(await peer.client.bucketExists(peer.bucket), false, 'no bucket yet');
+    const base = `${peer.endpoint}/${peer.bucket}/`;
+    const s3Key = (url: string, extension: string) => {
+      t.match(
+        url,
+        new RegExp(`^${escapeRegExp(base)}uploads/files/[0-9a-f]{32}${escapeRegExp(extension)}$`),
+        `${url} is an object URL`,
+      );
+      return url.slice(base.length);
+    };
 
-  const png = await makeImage('png', 40, 30);
-  const one = await upload(app, user.token, [['file', 'photo.png', png]]);
-  t.equal(one.status, 200);
-  t.strictSame(Object.keys(one.body), ['url']);
-  const pngKey = s3Key(one.body.url, '.png');
-  t.equal(await peer.client.bucketExists(peer.bucket), true, 'the bucket was created');
-  t.strictSame(await objectOf(peer, pngKey), { size: png.length, type: 'image/png', bytes: png });
+    const png = await makeImage('png', 40, 30);
+    const one = await upload(app, user.token, [['file', 'photo.png', png]]);
+    t.equal(one.status, 200);
+    t.strictSame(Object.keys(one.body), ['url']);
+    const pngKey = s3Key(one.body.url, '.png');
+    t.equal(await peer.client.bucketExists(peer.bucket), true, 'the bucket was created');
+    t.strictSame(await objectOf(peer, pngKey), { size: png.length, type: 'image/png', bytes: png });
 
-  const gz = randomBytes(100_000);
-  const many = await upload(app, user.token, [
-    ['files', 'a.tar.gz', gz],
-    ['files[]', 'noext', 'no extension'],
-    ['files', 'notes.txt', 'hello'],
-  ]);
-  t.equal(many.status, 200);
-  const [gzKey, plainKey, txtKey] = (many.body.url as string[]).map((url, i) => s3Key(url, ['.tar.gz', '', '.txt'][i]!));
-  t.strictSame(await objectOf(peer, gzKey!), { size: gz.length, type: 'application/gzip', bytes: gz });
-  t.strictSame(await objectOf(peer, plainKey!), {
-    size: 12,
-    type: 'application/octet-stream',
-    bytes: Buffer.from('no extension'),
-  });
-  t.match(await objectOf(peer, txtKey!), { size: 5, type: /^text\/plain/, bytes: Buffer.from('hello') });
-  t.strictSame(
-    await objectsOf(peer),
-    [
-      { name: pngKey, size: png.length },
-      { name: gzKey!, size: gz.length },
-      { name: plainKey!, size: 12 },
-      { name: txtKey!, size: 5 },
-    ].sort((a, b) => a.name.localeCompare(b.name)),
-    'exactly the uploaded objects are in the bucket',
-  );
-  t.strictSame(await filesUnder(storage), [], 'nothing on local disk');
-  t.strictSame(await readdir(uploadTmp), [], 'temp folders removed');
-});
+    const gz = randomBytes(100_000);
+    const many = await upload(app, user.token, [
+      ['files', 'a.tar.gz', gz],
+      ['files[]', 'noext', 'no extension'],
+      ['files', 'notes.txt', 'hello'],
+    ]);
+    t.equal(many.status, 200);
+    const [gzKey, plainKey, txtKey] = (many.body.url as string[]).map((url, i) =>
+      s3Key(url, ['.tar.gz', '', '.txt'][i]!),
+    );
+    t.strictSame(await objectOf(peer, gzKey!), { size: gz.length, type: 'application/gzip', bytes: gz });
+    t.strictSame(await objectOf(peer, plainKey!), {
+      size: 12,
+      type: 'application/octet-stream',
+      bytes: Buffer.from('no extension'),
+    });
+    t.match(await objectOf(peer, txtKey!), { size: 5, type: /^text\/plain/, bytes: Buffer.from('hello') });
+    t.strictSame(
+      await objectsOf(peer),
+      [
+        { name: pngKey, size: png.length },
+        { name: gzKey!, size: gz.length },
+        { name: plainKey!, size: 12 },
+        { name: txtKey!, size: 5 },
+      ].sort((a, b) => a.name.localeCompare(b.name)),
+      'exactly the uploaded objects are in the bucket',
+    );
+    t.strictSame(await filesUnder(storage), [], 'nothing on local disk');
+    t.strictSame(await readdir(uploadTmp), [], 'temp folders removed');
+  },
+);
 
 t.test('force_local=true stores on local disk even with S3 configured; other values use the settings', async (t) => {
   const { app, storage, uploadTmp, user } = await setup(t);
@@ -209,51 +244,61 @@ t.test('force_local=true stores on local disk even with S3 configured; other val
 
   const remote = await upload(app, user.token, [['files', 'remote.bin', content]], '/v1/upload/file?force_local=false');
   t.equal(remote.status, 200);
-  t.match(remote.body.url[0], new RegExp(`^${escape(`${peer.endpoint}/${peer.bucket}/uploads/files/`)}[0-9a-f]{32}\\.bin$`));
+  t.match(
+    remote.body.url[0],
+    new RegExp(`^${escapeRegExp(`${peer.endpoint}/${peer.bucket}/uploads/files/`)}[0-9a-f]{32}\\.bin$`),
+  );
   t.equal((await objectsOf(peer)).length, 1, 'force_local=false goes to the bucket');
   t.equal((await filesUnder(storage)).length, 2, 'and not to local disk');
   t.strictSame(await readdir(uploadTmp), []);
 });
 
-t.test('end to end through the typed SDK over HTTP: FormData upload, then the file is fetched at its URL', async (t) => {
-  const reserved = await reservePort();
-  const baseUrl = `http://127.0.0.1:${reserved.port}`;
-  const { app, storage, uploadTmp, user } = await setup(t, { PUBLIC_URL: baseUrl });
-  await reserved.release();
-  await app.listen({ port: reserved.port, host: '127.0.0.1' });
-  const client = createApiClient(baseUrl, { token: user.token });
+t.test(
+  'end to end through the typed SDK over HTTP: FormData upload, then the file is fetched at its URL',
+  async (t) => {
+    const reserved = await reservePort();
+    const baseUrl = `http://127.0.0.1:${reserved.port}`;
+    const { app, storage, uploadTmp, user } = await setup(t, { PUBLIC_URL: baseUrl });
+    await reserved.release();
+    await app.listen({ port: reserved.port, host: '127.0.0.1' });
+    const client = createApiClient(baseUrl, { token: user.token });
 
-  const content = randomBytes(200_000);
-  const form = new FormData();
-  form.append('file', new Blob([content], { type: 'application/pdf' }), 'slides.pdf');
-  const { data, error, response } = await client.POST('/v1/upload/file', { body: {}, bodySerializer: () => form });
-  t.equal(response.status, 200, JSON.stringify(error));
-  const url = data?.url;
-  t.type(url, 'string');
-  t.match(url, new RegExp(`^${escape(baseUrl)}/static/media/uploads/files/[0-9a-f]{32}\\.pdf$`));
-  const fetched = await fetch(url as string);
-  t.equal(fetched.status, 200);
-  t.equal(fetched.headers.get('content-type'), 'application/pdf');
-  t.equal(fetched.headers.get('x-content-type-options'), 'nosniff');
-  t.ok(Buffer.from(await fetched.arrayBuffer()).equals(content), 'the same bytes come back over HTTP');
+    const content = randomBytes(200_000);
+    const form = new FormData();
+    form.append('file', new Blob([content], { type: 'application/pdf' }), 'slides.pdf');
+    const { data, error, response } = await client.POST('/v1/upload/file', { body: {}, bodySerializer: () => form });
+    t.equal(response.status, 200, JSON.stringify(error));
+    const url = data?.url;
+    t.type(url, 'string');
+    t.match(url, new RegExp(`^${escapeRegExp(baseUrl)}/static/media/uploads/files/[0-9a-f]{32}\\.pdf$`));
+    const fetched = await fetch(url as string);
+    t.equal(fetched.status, 200);
+    t.equal(fetched.headers.get('content-type'), 'application/pdf');
+    t.equal(fetched.headers.get('x-content-type-options'), 'nosniff');
+    t.ok(Buffer.from(await fetched.arrayBuffer()).equals(content), 'the same bytes come back over HTTP');
 
-  const several = new FormData();
-  several.append('files', new Blob(['first']), 'a.txt');
-  several.append('files[]', new Blob(['second']), 'b.tar.gz');
-  const many = await client.POST('/v1/upload/files', { body: {}, bodySerializer: () => several });
-  t.equal(many.response.status, 200);
-  const urls = many.data?.url as string[];
-  t.equal(urls.length, 2);
-  t.same(await Promise.all(urls.map(async (u) => (await fetch(u)).text())), ['first', 'second']);
-  t.match(urls[1], /[0-9a-f]{32}\.tar\.gz$/);
-  t.equal((await filesUnder(storage)).length, 3);
+    const several = new FormData();
+    several.append('files', new Blob(['first']), 'a.txt');
+    several.append('files[]', new Blob(['second']), 'b.tar.gz');
+    const many = await client.POST('/v1/upload/files', { body: {}, bodySerializer: () => several });
+    t.equal(many.response.status, 200);
+    const urls = many.data?.url as string[];
+    t.equal(urls.length, 2);
+    t.same(await Promise.all(urls.map(async (u) => (await fetch(u)).text())), ['first', 'second']);
+    t.match(urls[1], /[0-9a-f]{32}\.tar\.gz$/);
+    t.equal((await filesUnder(storage)).length, 3);
 
-  const anonymous = createApiClient(baseUrl);
-  const refused = await anonymous.POST('/v1/upload/file', { body: {}, bodySerializer: () => form });
-  t.equal(refused.response.status, 401);
-  t.equal(refused.error?.errors[0]?.status, '401');
-  t.equal((await filesUnder(storage)).length, 3, 'nothing stored for the anonymous caller');
-  t.strictSame(await readdir(uploadTmp), []);
-  // The error document from the SDK, checked the same way as injected answers.
-  expectError(t, { status: refused.response.status, headers: Object.fromEntries(refused.response.headers), body: refused.error }, 401);
-});
+    const anonymous = createApiClient(baseUrl);
+    const refused = await anonymous.POST('/v1/upload/file', { body: {}, bodySerializer: () => form });
+    t.equal(refused.response.status, 401);
+    t.equal(refused.error?.errors[0]?.status, '401');
+    t.equal((await filesUnder(storage)).length, 3, 'nothing stored for the anonymous caller');
+    t.strictSame(await readdir(uploadTmp), []);
+    // The error document from the SDK, checked the same way as injected answers.
+    expectError(
+      t,
+      { status: refused.response.status, headers: Object.fromEntries(refused.response.headers), body: refused.error },
+      401,
+    );
+  },
+);

@@ -27,8 +27,15 @@ t.test('the preflight of a save and of a delete allows their method and the adap
     for (const header of ADAPTER_HEADERS) t.ok(allowed.includes(header), `${method}: ${header} allowed`);
     t.notOk(res.headers.get('access-control-allow-credentials'), 'never credentials: tokens travel in a header');
   }
-  const refresh = await preflight(base, '/v1/auth/token/refresh', 'POST', ['authorization', 'content-type', 'x-csrf-token']);
-  t.ok((refresh.headers.get('access-control-allow-headers') ?? '').toLowerCase().includes('x-csrf-token'), "the token refresh's X-CSRF-Token header is allowed");
+  const refresh = await preflight(base, '/v1/auth/token/refresh', 'POST', [
+    'authorization',
+    'content-type',
+    'x-csrf-token',
+  ]);
+  t.ok(
+    (refresh.headers.get('access-control-allow-headers') ?? '').toLowerCase().includes('x-csrf-token'),
+    "the token refresh's X-CSRF-Token header is allowed",
+  );
 });
 
 t.test('a save (PATCH) and a delete from the front end origin reach the API and hand back their answers', async (t) => {
@@ -59,7 +66,13 @@ t.test('CORS_ORIGINS narrows the origins: the allowed one is named, others get n
   const allowed = await preflight(narrow, '/v1/events', 'PATCH', ADAPTER_HEADERS);
   t.equal(allowed.headers.get('access-control-allow-origin'), FRONTEND_ORIGIN, 'the allowed origin, named');
   t.match(allowed.headers.get('vary') ?? '', /Origin/, 'caches tell origins apart');
-  const read = await fetch(`${narrow}/v1/events`, { headers: { Origin: 'https://elsewhere.example.com', Accept: 'application/vnd.api+json' } });
+  const read = await fetch(`${narrow}/v1/events`, {
+    headers: { Origin: 'https://elsewhere.example.com', Accept: 'application/vnd.api+json' },
+  });
   t.equal(read.status, 200, 'a request from another origin is still answered (CORS is for browsers)');
-  t.equal(read.headers.get('access-control-allow-origin'), null, 'without CORS headers: a browser keeps the answer from that page');
+  t.equal(
+    read.headers.get('access-control-allow-origin'),
+    null,
+    'without CORS headers: a browser keeps the answer from that page',
+  );
 });

@@ -15,7 +15,11 @@ const serverTokenRefreshEndpoint = `${apiHost}/v1/auth/token/refresh`;
 
 /** A remember-me login (app/components/forms/login-form.js:66). */
 async function login(email: string, password: string, headers: Record<string, string> = {}) {
-  const res = await simpleAuth(serverTokenEndpoint, { username: email, password, 'remember-me': true, 'include-in-response': true }, headers);
+  const res = await simpleAuth(
+    serverTokenEndpoint,
+    { username: email, password, 'remember-me': true, 'include-in-response': true },
+    headers,
+  );
   if (res.status !== 200) throw new Error(`login: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as { access_token: string; refresh_token: string };
 }
@@ -25,7 +29,10 @@ async function login(email: string, password: string, headers: Record<string, st
  * X-CSRF-Token (:53; no csrf claim here, so "undefined") and keep them; the body is {refresh_token}.
  */
 function refreshAs(session: { access_token: string; refresh_token: string }) {
-  const headers = { Authorization: `JWT ${session.refresh_token}`, 'X-CSRF-Token': String(tokenPayload(session.access_token).csrf) };
+  const headers = {
+    Authorization: `JWT ${session.refresh_token}`,
+    'X-CSRF-Token': String(tokenPayload(session.access_token).csrf),
+  };
   return { headers, reply: simpleAuth(serverTokenRefreshEndpoint, { refresh_token: session.refresh_token }, headers) };
 }
 
@@ -41,13 +48,17 @@ t.test('a session refreshes ten times with its first refresh token; sessionData 
   }
 });
 
-t.test('a new login after a logout still sends the last refresh\'s headers: it works', async (t) => {
+t.test("a new login after a logout still sends the last refresh's headers: it works", async (t) => {
   const user = await seedUser(app);
   const first = await login(user.email, user.password);
   const { headers } = refreshAs(first);
   // app/routes/logout.js:8 -> authManager.logout() -> session.invalidate(): the authenticator's headers stay set,
   // and authenticate() sends them with the next credentials.
-  const again = await simpleAuth(serverTokenEndpoint, { username: user.email, password: user.password, 'remember-me': true, 'include-in-response': true }, headers);
+  const again = await simpleAuth(
+    serverTokenEndpoint,
+    { username: user.email, password: user.password, 'remember-me': true, 'include-in-response': true },
+    headers,
+  );
   t.equal(again.status, 200, 'a login ignores Authorization');
   readableByFrontEnd(t, again, 'the new login');
   t.type(again.body.refresh_token, 'string');
@@ -58,7 +69,12 @@ t.test('when the login ended elsewhere, the refresh is 401 and the front end end
   const session = await login(user.email, user.password);
   const other = await login(user.email, user.password);
   // The password changed in another browser (app/controllers/account/password.js): this login ends.
-  const changed = await post(app, '/v1/auth/change-password', { data: { 'old-password': user.password, 'new-password': 'another long password' } }, { token: other.access_token });
+  const changed = await post(
+    app,
+    '/v1/auth/change-password',
+    { data: { 'old-password': user.password, 'new-password': 'another long password' } },
+    { token: other.access_token },
+  );
   t.equal(changed.status, 200);
   const refused = await refreshAs(session).reply;
   // :61-63: handleTokenRefreshFail(error.status): a 401 invalidates the session.

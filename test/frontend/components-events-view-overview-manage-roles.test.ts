@@ -34,10 +34,22 @@ t.test('invite, mail, accept: the invitee holds the role and sees the draft', as
   // add-user-role-modal lists findAll('role') (app/routes/events/view/settings/options.js:41).
   const roles = await owner.adapter('GET', '/v1/roles');
   t.equal(roles.status, 200);
-  t.strictSame(roles.body.data.map((r: { id: string }) => r.id).sort(), ['coorganizer', 'moderator', 'organizer', 'owner', 'registrar', 'track_organizer']);
-  t.equal(roles.body.data.find((r: { id: string }) => r.id === 'track_organizer').attributes['title-name'], 'Track Organizer');
+  t.strictSame(roles.body.data.map((r: { id: string }) => r.id).sort(), [
+    'coorganizer',
+    'moderator',
+    'organizer',
+    'owner',
+    'registrar',
+    'track_organizer',
+  ]);
+  t.equal(
+    roles.body.data.find((r: { id: string }) => r.id === 'track_organizer').attributes['title-name'],
+    'Track Organizer',
+  );
 
-  const invited = await owner.adapter('POST', '/v1/role-invites', { body: inviteBody(cast.other.email, 'track_organizer') });
+  const invited = await owner.adapter('POST', '/v1/role-invites', {
+    body: inviteBody(cast.other.email, 'track_organizer'),
+  });
   t.equal(invited.status, 201);
   readableByFrontEnd(t, invited, 'invite');
   t.match(invited.body.data.attributes, { email: cast.other.email, status: 'pending', 'role-name': 'track_organizer' });
@@ -53,7 +65,9 @@ t.test('invite, mail, accept: the invitee holds the role and sees the draft', as
   const who = await frontEnd(apiHost).loader('POST', '/v1/role_invites/user', { data: { token } });
   t.strictSame(who.body, { email: cast.other.email });
   // Another account may not take the role.
-  const stranger = await frontEnd(apiHost, cast.speaker.token).loader('POST', '/v1/role_invites/accept-invite', { data: { token } });
+  const stranger = await frontEnd(apiHost, cast.speaker.token).loader('POST', '/v1/role_invites/accept-invite', {
+    data: { token },
+  });
   t.equal(stranger.status, 403);
 
   const invitee = frontEnd(apiHost, cast.other.token);
@@ -61,29 +75,57 @@ t.test('invite, mail, accept: the invitee holds the role and sees the draft', as
   const accepted = await invitee.loader('POST', '/v1/role_invites/accept-invite', { data: { token } });
   t.equal(accepted.status, 200);
   const identifier = (await owner.adapter('GET', `/v1/events/${event}`)).body.data.attributes.identifier;
-  t.match(accepted.body, { email: cast.other.email, event: Number(event), event_identifier: identifier, role: 'track_organizer' });
-  t.equal((await invitee.loader('POST', '/v1/role_invites/accept-invite', { data: { token } })).status, 200, 'accepting again is harmless');
+  t.match(accepted.body, {
+    email: cast.other.email,
+    event: Number(event),
+    event_identifier: identifier,
+    role: 'track_organizer',
+  });
+  t.equal(
+    (await invitee.loader('POST', '/v1/role_invites/accept-invite', { data: { token } })).status,
+    200,
+    'accepting again is harmless',
+  );
 
   t.equal((await invitee.adapter('GET', `/v1/events/${event}`)).status, 200, 'the team sees the draft');
   const rename = { data: { type: 'event', id: event, attributes: { name: 'Mine now' } } };
   t.equal((await invitee.adapter('PATCH', `/v1/events/${event}`, { body: rename })).status, 403, 'but changes nothing');
-  const me = await invitee.adapter('GET', `/v1/users/${cast.other.id}`, { query: { include: 'track-organizer-events' } });
-  t.match(me.body.data.attributes, { 'is-user-track-organizer': true, 'is-user-organizer': false, 'is-user-owner': false, 'is-verified': true });
+  const me = await invitee.adapter('GET', `/v1/users/${cast.other.id}`, {
+    query: { include: 'track-organizer-events' },
+  });
+  t.match(me.body.data.attributes, {
+    'is-user-track-organizer': true,
+    'is-user-organizer': false,
+    'is-user-owner': false,
+    'is-verified': true,
+  });
   t.strictSame(me.body.data.relationships['track-organizer-events'].data, [{ type: 'event', id: event }]);
 
   // The dashboard (events/view/index.js:20-25).
   const invites = await owner.adapter('GET', `/v1/events/${event}/role-invites`, { query: { include: 'role' } });
-  t.strictSame(invites.body.data.map((i: { attributes: { status: string } }) => i.attributes.status), ['accepted']);
+  t.strictSame(
+    invites.body.data.map((i: { attributes: { status: string } }) => i.attributes.status),
+    ['accepted'],
+  );
   t.equal(invites.body.included[0].attributes['title-name'], 'Track Organizer');
   const held = await owner.adapter('GET', `/v1/events/${event}/roles`, { query: { include: 'user,role' } });
-  const pairs = held.body.data.map((r: { relationships: { user: { data: { id: string } }; role: { data: { id: string } } } }) =>
-    `${r.relationships.role.data.id}:${r.relationships.user.data.id}`);
+  const pairs = held.body.data.map(
+    (r: { relationships: { user: { data: { id: string } }; role: { data: { id: string } } } }) =>
+      `${r.relationships.role.data.id}:${r.relationships.user.data.id}`,
+  );
   t.strictSame(pairs.sort(), [`owner:${cast.owner.id}`, `track_organizer:${cast.other.id}`].sort());
 
   // manage-roles.js:93 eventRole.destroyRecord(): the owner removes the role; the owner's own stays.
-  const roleOf = (name: string) => held.body.data.find((r: { relationships: { role: { data: { id: string } } } }) => r.relationships.role.data.id === name).id;
+  const roleOf = (name: string) =>
+    held.body.data.find(
+      (r: { relationships: { role: { data: { id: string } } } }) => r.relationships.role.data.id === name,
+    ).id;
   t.equal((await owner.adapter('DELETE', `/v1/users-events-roles/${roleOf('owner')}`)).status, 403);
-  t.equal((await invitee.adapter('DELETE', `/v1/users-events-roles/${roleOf('track_organizer')}`)).status, 403, 'not by the holder');
+  t.equal(
+    (await invitee.adapter('DELETE', `/v1/users-events-roles/${roleOf('track_organizer')}`)).status,
+    403,
+    'not by the holder',
+  );
   t.equal((await owner.adapter('DELETE', `/v1/users-events-roles/${roleOf('track_organizer')}`)).status, 200);
   t.equal((await invitee.adapter('GET', `/v1/events/${event}`)).status, 404, 'the draft is hidden again');
 });
@@ -95,25 +137,78 @@ t.test('refused invites: bad input, non-organizers, duplicates; declining; delet
     t.equal((await owner.adapter('POST', '/v1/role-invites', { body })).status, status, what);
   const good = inviteBody('someone@example.org', 'moderator');
   await bad({ data: { ...good.data, attributes: { ...good.data.attributes, email: 'not an address' } } }, 422, 'email');
-  await bad({ data: { ...good.data, attributes: { ...good.data.attributes, email: `${'a'.repeat(250)}@example.org` } } }, 422, 'email too long');
-  await bad({ data: { ...good.data, attributes: { ...good.data.attributes, 'role-name': 'king' } } }, 422, 'unknown role name');
-  await bad({ data: { ...good.data, attributes: { ...good.data.attributes, 'role-name': 'organizer' } } }, 422, 'role-name disagrees with role');
-  await bad({ data: { ...good.data, attributes: { ...good.data.attributes, status: 'accepted' } } }, 422, 'a new invite is pending');
-  await bad({ data: { ...good.data, attributes: { ...good.data.attributes, hash: 'chosen' } } }, 422, 'the token is the server\'s');
+  await bad(
+    { data: { ...good.data, attributes: { ...good.data.attributes, email: `${'a'.repeat(250)}@example.org` } } },
+    422,
+    'email too long',
+  );
+  await bad(
+    { data: { ...good.data, attributes: { ...good.data.attributes, 'role-name': 'king' } } },
+    422,
+    'unknown role name',
+  );
+  await bad(
+    { data: { ...good.data, attributes: { ...good.data.attributes, 'role-name': 'organizer' } } },
+    422,
+    'role-name disagrees with role',
+  );
+  await bad(
+    { data: { ...good.data, attributes: { ...good.data.attributes, status: 'accepted' } } },
+    422,
+    'a new invite is pending',
+  );
+  await bad(
+    { data: { ...good.data, attributes: { ...good.data.attributes, hash: 'chosen' } } },
+    422,
+    "the token is the server's",
+  );
   await bad({ data: { ...good.data, attributes: { ...good.data.attributes, colour: 'red' } } }, 422, 'unknown member');
-  await bad({ data: { ...good.data, attributes: { ...good.data.attributes, 'role-name': null }, relationships: { event: good.data.relationships.event, role: { data: { type: 'role', id: 'king' } } } } }, 404, 'unknown role');
-  await bad({ data: { ...good.data, attributes: { ...good.data.attributes, 'role-name': null }, relationships: { event: good.data.relationships.event } } }, 422, 'no role');
+  await bad(
+    {
+      data: {
+        ...good.data,
+        attributes: { ...good.data.attributes, 'role-name': null },
+        relationships: { event: good.data.relationships.event, role: { data: { type: 'role', id: 'king' } } },
+      },
+    },
+    404,
+    'unknown role',
+  );
+  await bad(
+    {
+      data: {
+        ...good.data,
+        attributes: { ...good.data.attributes, 'role-name': null },
+        relationships: { event: good.data.relationships.event },
+      },
+    },
+    422,
+    'no role',
+  );
   t.equal((await owner.adapter('GET', `/v1/events/${event}/role-invites`)).body.data.length, before, 'nothing written');
 
   const organizer = frontEnd(apiHost, cast.coorganizer.token);
-  t.equal((await organizer.adapter('POST', '/v1/role-invites', { body: good })).status, 404, 'strangers do not see the draft');
+  t.equal(
+    (await organizer.adapter('POST', '/v1/role-invites', { body: good })).status,
+    404,
+    'strangers do not see the draft',
+  );
 
   const first = await owner.adapter('POST', '/v1/role-invites', { body: inviteBody('twice@example.org', 'registrar') });
   t.equal(first.status, 201);
-  t.equal((await owner.adapter('POST', '/v1/role-invites', { body: inviteBody('Twice@example.org', 'registrar') })).status, 409);
-  t.equal((await owner.adapter('PATCH', `/v1/role-invites/${first.body.data.id}`, {
-    body: { data: { type: 'role-invite', id: first.body.data.id, attributes: { status: 'accepted' } } },
-  })).status, 403, 'an invite is never changed');
+  t.equal(
+    (await owner.adapter('POST', '/v1/role-invites', { body: inviteBody('Twice@example.org', 'registrar') })).status,
+    409,
+  );
+  t.equal(
+    (
+      await owner.adapter('PATCH', `/v1/role-invites/${first.body.data.id}`, {
+        body: { data: { type: 'role-invite', id: first.body.data.id, attributes: { status: 'accepted' } } },
+      })
+    ).status,
+    403,
+    'an invite is never changed',
+  );
 
   const resent = await owner.loader('POST', `/v1/role-invites/${first.body.data.id}/resend-invite`, {});
   t.match(resent.body, { success: true });
@@ -122,9 +217,17 @@ t.test('refused invites: bad input, non-organizers, duplicates; declining; delet
   t.equal(declined.status, 200);
   const read = await owner.adapter('GET', `/v1/role-invites/${first.body.data.id}`);
   t.equal(read.body.data.attributes.status, 'declined');
-  t.equal((await frontEnd(apiHost, cast.other.token).loader('POST', '/v1/role_invites/accept-invite', { data: { token } })).status, 403);
+  t.equal(
+    (await frontEnd(apiHost, cast.other.token).loader('POST', '/v1/role_invites/accept-invite', { data: { token } }))
+      .status,
+    403,
+  );
   t.equal((await frontEnd(apiHost).loader('POST', '/v1/role_invites/user', { data: { token: 'nope' } })).status, 404);
-  t.equal((await owner.adapter('DELETE', `/v1/role-invites/${first.body.data.id}`)).status, 200, 'a declined invite is deleted');
+  t.equal(
+    (await owner.adapter('DELETE', `/v1/role-invites/${first.body.data.id}`)).status,
+    200,
+    'a declined invite is deleted',
+  );
 });
 
 t.test('an owner invite transfers the event; the previous owner stays an organizer', async (t) => {
@@ -134,7 +237,14 @@ t.test('an owner invite transfers the event; the previous owner stays an organiz
   body.data.relationships.event.data.id = mine;
   t.equal((await owner.adapter('POST', '/v1/role-invites', { body })).status, 201);
   const { token } = linkIn(await nthMailTo(smtp, cast.organizer.email), '/role-invites');
-  t.equal((await frontEnd(apiHost, cast.organizer.token).loader('POST', '/v1/role_invites/accept-invite', { data: { token } })).status, 200);
+  t.equal(
+    (
+      await frontEnd(apiHost, cast.organizer.token).loader('POST', '/v1/role_invites/accept-invite', {
+        data: { token },
+      })
+    ).status,
+    200,
+  );
   const read = await owner.adapter('GET', `/v1/events/${mine}`, { query: { include: 'owner,organizers' } });
   t.strictSame(read.body.data.relationships.owner.data, { type: 'user', id: cast.organizer.id });
   t.strictSame(read.body.data.relationships.organizers.data, [{ type: 'user', id: cast.owner.id }]);

@@ -13,13 +13,22 @@ const refreshEndpoint = `${apiHost}/v1/auth/token/refresh`;
 
 /** A remember-me login (app/components/forms/login-form.js:66). */
 async function login(email: string, password: string) {
-  const res = await simpleAuth(`${apiHost}/auth/session`, { username: email, password, 'remember-me': true, 'include-in-response': true });
+  const res = await simpleAuth(`${apiHost}/auth/session`, {
+    username: email,
+    password,
+    'remember-me': true,
+    'include-in-response': true,
+  });
   return res.body as { access_token: string; refresh_token: string };
 }
 
 /** A refresh as app/authenticators/custom-jwt.js:51-58 sends it. */
 const refresh = (refreshToken: string) =>
-  simpleAuth(refreshEndpoint, { refresh_token: refreshToken }, { Authorization: `JWT ${refreshToken}`, 'X-CSRF-Token': 'undefined' });
+  simpleAuth(
+    refreshEndpoint,
+    { refresh_token: refreshToken },
+    { Authorization: `JWT ${refreshToken}`, 'X-CSRF-Token': 'undefined' },
+  );
 
 t.test('change the password; this session goes on, the other one ends, a notice is mailed', async (t) => {
   const user = await seedUser(app);
@@ -27,7 +36,13 @@ t.test('change the password; this session goes on, the other one ends, a notice 
   const elsewhere = await login(user.email, user.password);
 
   const wanted = ['authorization', 'content-type'];
-  preflightPasses(t, await preflight(apiHost, '/v1/auth/change-password', 'POST', wanted), 'POST', wanted, 'change-password');
+  preflightPasses(
+    t,
+    await preflight(apiHost, '/v1/auth/change-password', 'POST', wanted),
+    'POST',
+    wanted,
+    'change-password',
+  );
   // password.js:9-16: loader.post('/auth/change-password', {data: {'old-password', 'new-password'}}), logged in.
   const payload = { data: { 'old-password': user.password, 'new-password': 'a better password' } };
   const changed = await frontEnd(apiHost, session.access_token).loader('POST', '/v1/auth/change-password', payload);
@@ -49,7 +64,9 @@ t.test('change the password; this session goes on, the other one ends, a notice 
 t.test('a wrong current password is refused and changes nothing', async (t) => {
   const user = await seedUser(app);
   const session = await login(user.email, user.password);
-  const refused = await frontEnd(apiHost, session.access_token).loader('POST', '/v1/auth/change-password', { data: { 'old-password': 'a wrong one', 'new-password': 'a better password' } });
+  const refused = await frontEnd(apiHost, session.access_token).loader('POST', '/v1/auth/change-password', {
+    data: { 'old-password': 'a wrong one', 'new-password': 'a better password' },
+  });
   // password.js:23-35 shows error.errors[0].detail when the rejection carries `errors`; the loader puts the
   // document under `response` (app/services/loader.ts:119-131), so the form shows its generic message.
   t.equal(refused.status, 422);

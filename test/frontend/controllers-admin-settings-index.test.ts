@@ -13,32 +13,108 @@ import { seedUser } from '../helpers/users.js';
 
 /** app/models/setting.js:11-112, in model order: [attribute, s(tring) | n(umber) | b(oolean)]. */
 const SETTING_ATTRIBUTES: [string, 's' | 'n' | 'b'][] = [
-  ['app-environment', 's'], ['app-name', 's'], ['order-expiry-time', 'n'], ['tagline', 's'], ['storage-place', 's'],
-  ['aws-key', 's'], ['aws-secret', 's'], ['aws-bucket-name', 's'], ['aws-region', 's'], ['gs-key', 's'],
-  ['gs-secret', 's'], ['gs-bucket-name', 's'], ['google-client-id', 's'], ['google-client-secret', 's'],
-  ['fb-client-id', 's'], ['fb-client-secret', 's'], ['tw-consumer-key', 's'], ['tw-consumer-secret', 's'],
-  ['in-client-id', 's'], ['start-pg-event-id', 's'], ['in-client-secret', 's'], ['paypal-mode', 's'],
-  ['paypal-client', 's'], ['paypal-secret', 's'], ['paypal-sandbox-client', 's'], ['paypal-sandbox-secret', 's'],
-  ['alipay-secret-key', 's'], ['alipay-publishable-key', 's'], ['omise-mode', 's'], ['omise-test-public', 's'],
-  ['omise-test-secret', 's'], ['omise-live-public', 's'], ['omise-live-secret', 's'], ['paytm-mode', 's'],
-  ['paytm-live-merchant', 's'], ['paytm-live-secret', 's'], ['paytm-sandbox-merchant', 's'],
-  ['paytm-sandbox-secret', 's'], ['stripe-client-id', 's'], ['stripe-secret-key', 's'],
-  ['stripe-publishable-key', 's'], ['stripe-test-client-id', 's'], ['stripe-test-secret-key', 's'],
-  ['stripe-test-publishable-key', 's'], ['stripe-mode', 's'], ['is-alipay-activated', 'b'],
-  ['is-paypal-activated', 'b'], ['is-stripe-activated', 'b'], ['is-omise-activated', 'b'], ['is-paytm-activated', 'b'],
-  ['is-billing-paypal-activated', 'b'], ['email-service', 's'], ['email-from', 's'], ['email-from-name', 's'],
-  ['sendgrid-key', 's'], ['smtp-host', 's'], ['smtp-username', 's'], ['smtp-password', 's'], ['smtp-port', 's'],
-  ['smtp-encryption', 's'], ['analytics-key', 's'], ['google-url', 's'], ['github-url', 's'], ['twitter-url', 's'],
-  ['support-url', 's'], ['facebook-url', 's'], ['instagram-url', 's'], ['weblate-url', 's'], ['patreon-url', 's'],
-  ['gitter-url', 's'], ['telegram-url', 's'], ['youtube-url', 's'], ['android-app-url', 's'], ['frontend-url', 's'],
-  ['web-app-url', 's'], ['rocket-chat-url', 's'], ['rocket-chat-registration-secret', 's'], ['static-domain', 's'],
-  ['cookie-policy', 's'], ['cookie-policy-link', 's'], ['invoice-sending-day', 'n'], ['invoice-sending-timezone', 's'],
-  ['admin-billing-contact-name', 's'], ['admin-billing-phone', 's'], ['admin-billing-email', 's'],
-  ['admin-billing-state', 's'], ['admin-billing-country', 's'], ['admin-billing-tax-info', 's'],
-  ['admin-company', 's'], ['admin-billing-address', 's'], ['admin-billing-city', 's'], ['admin-billing-zip', 's'],
-  ['admin-billing-additional-info', 's'], ['admin-billing-paypal-email', 's'], ['admin-billing-logo', 's'],
-  ['is-google-recaptcha-enabled', 'b'], ['start-pg-enabled', 's'], ['google-recaptcha-site', 's'],
-  ['google-recaptcha-secret', 's'], ['logo-size', 'n'], ['image-size', 'n'], ['slide-size', 'n'],
+  ['app-environment', 's'],
+  ['app-name', 's'],
+  ['order-expiry-time', 'n'],
+  ['tagline', 's'],
+  ['storage-place', 's'],
+  ['aws-key', 's'],
+  ['aws-secret', 's'],
+  ['aws-bucket-name', 's'],
+  ['aws-region', 's'],
+  ['gs-key', 's'],
+  ['gs-secret', 's'],
+  ['gs-bucket-name', 's'],
+  ['google-client-id', 's'],
+  ['google-client-secret', 's'],
+  ['fb-client-id', 's'],
+  ['fb-client-secret', 's'],
+  ['tw-consumer-key', 's'],
+  ['tw-consumer-secret', 's'],
+  ['in-client-id', 's'],
+  ['start-pg-event-id', 's'],
+  ['in-client-secret', 's'],
+  ['paypal-mode', 's'],
+  ['paypal-client', 's'],
+  ['paypal-secret', 's'],
+  ['paypal-sandbox-client', 's'],
+  ['paypal-sandbox-secret', 's'],
+  ['alipay-secret-key', 's'],
+  ['alipay-publishable-key', 's'],
+  ['omise-mode', 's'],
+  ['omise-test-public', 's'],
+  ['omise-test-secret', 's'],
+  ['omise-live-public', 's'],
+  ['omise-live-secret', 's'],
+  ['paytm-mode', 's'],
+  ['paytm-live-merchant', 's'],
+  ['paytm-live-secret', 's'],
+  ['paytm-sandbox-merchant', 's'],
+  ['paytm-sandbox-secret', 's'],
+  ['stripe-client-id', 's'],
+  ['stripe-secret-key', 's'],
+  ['stripe-publishable-key', 's'],
+  ['stripe-test-client-id', 's'],
+  ['stripe-test-secret-key', 's'],
+  ['stripe-test-publishable-key', 's'],
+  ['stripe-mode', 's'],
+  ['is-alipay-activated', 'b'],
+  ['is-paypal-activated', 'b'],
+  ['is-stripe-activated', 'b'],
+  ['is-omise-activated', 'b'],
+  ['is-paytm-activated', 'b'],
+  ['is-billing-paypal-activated', 'b'],
+  ['email-service', 's'],
+  ['email-from', 's'],
+  ['email-from-name', 's'],
+  ['sendgrid-key', 's'],
+  ['smtp-host', 's'],
+  ['smtp-username', 's'],
+  ['smtp-password', 's'],
+  ['smtp-port', 's'],
+  ['smtp-encryption', 's'],
+  ['analytics-key', 's'],
+  ['google-url', 's'],
+  ['github-url', 's'],
+  ['twitter-url', 's'],
+  ['support-url', 's'],
+  ['facebook-url', 's'],
+  ['instagram-url', 's'],
+  ['weblate-url', 's'],
+  ['patreon-url', 's'],
+  ['gitter-url', 's'],
+  ['telegram-url', 's'],
+  ['youtube-url', 's'],
+  ['android-app-url', 's'],
+  ['frontend-url', 's'],
+  ['web-app-url', 's'],
+  ['rocket-chat-url', 's'],
+  ['rocket-chat-registration-secret', 's'],
+  ['static-domain', 's'],
+  ['cookie-policy', 's'],
+  ['cookie-policy-link', 's'],
+  ['invoice-sending-day', 'n'],
+  ['invoice-sending-timezone', 's'],
+  ['admin-billing-contact-name', 's'],
+  ['admin-billing-phone', 's'],
+  ['admin-billing-email', 's'],
+  ['admin-billing-state', 's'],
+  ['admin-billing-country', 's'],
+  ['admin-billing-tax-info', 's'],
+  ['admin-company', 's'],
+  ['admin-billing-address', 's'],
+  ['admin-billing-city', 's'],
+  ['admin-billing-zip', 's'],
+  ['admin-billing-additional-info', 's'],
+  ['admin-billing-paypal-email', 's'],
+  ['admin-billing-logo', 's'],
+  ['is-google-recaptcha-enabled', 'b'],
+  ['start-pg-enabled', 's'],
+  ['google-recaptcha-site', 's'],
+  ['google-recaptcha-secret', 's'],
+  ['logo-size', 'n'],
+  ['image-size', 'n'],
+  ['slide-size', 'n'],
 ];
 
 const { app } = await buildTestApp(t);
@@ -56,7 +132,9 @@ const serialize = (type: 's' | 'n' | 'b', value: unknown) => {
 /** `settings.save()` after the admin pages changed `changes` (form inputs hold strings). */
 async function adminSave(changes: Record<string, unknown>) {
   const read = (await admin.adapter('GET', '/v1/settings')).body.data.attributes as Record<string, unknown>;
-  const attributes = Object.fromEntries(SETTING_ATTRIBUTES.map(([name, type]) => [name, serialize(type, name in changes ? changes[name] : read[name])]));
+  const attributes = Object.fromEntries(
+    SETTING_ATTRIBUTES.map(([name, type]) => [name, serialize(type, name in changes ? changes[name] : read[name])]),
+  );
   return admin.adapter('PATCH', '/v1/settings/1', { body: { data: { type: 'setting', id: '1', attributes } } });
 }
 
@@ -96,16 +174,34 @@ const CHANGES: Record<string, unknown> = {
   'cookie-policy-link': 'https://eventyay.example/cookies',
   'logo-size': '2000',
 };
-const SECRET_VALUES = Object.entries(CHANGES).filter(([k]) => /secret|password|sendgrid|aws-key|paypal-email/.test(k)).map(([, v]) => String(v));
+const SECRET_VALUES = Object.entries(CHANGES)
+  .filter(([k]) => /secret|password|sendgrid|aws-key|paypal-email/.test(k))
+  .map(([, v]) => String(v));
 
 t.test('the boot read answers every public member the front end reads, and no administrator one', async (t) => {
   const res = await boot();
   t.equal(res.status, 200);
   const attributes = res.body.data.attributes;
-  for (const name of ['app-name', 'order-expiry-time', 'start-pg-enabled', 'is-stripe-activated', 'stripe-mode', 'paypal-mode', 'logo-size', 'cookie-policy-link']) {
+  for (const name of [
+    'app-name',
+    'order-expiry-time',
+    'start-pg-enabled',
+    'is-stripe-activated',
+    'stripe-mode',
+    'paypal-mode',
+    'logo-size',
+    'cookie-policy-link',
+  ]) {
     t.ok(name in attributes, `${name} at boot`);
   }
-  for (const name of ['aws-secret', 'smtp-password', 'sendgrid-key', 'email-service', 'google-recaptcha-secret', 'stripe-secret-key']) {
+  for (const name of [
+    'aws-secret',
+    'smtp-password',
+    'sendgrid-key',
+    'email-service',
+    'google-recaptcha-secret',
+    'stripe-secret-key',
+  ]) {
     t.notOk(name in attributes, `no ${name} at boot`);
   }
 });
@@ -123,11 +219,21 @@ t.test('the admin settings save, every attribute of the model: 200, stored, read
     's3-access-key': 'AKIAFRONTEND',
     's3-bucket': 'eventyay-media',
   });
-  const [row] = await app.sql`select smtp_port, s3_access_key, s3_secret_key, s3_bucket, s3_region, app_environment, invoice_sending_timezone from settings`;
-  t.strictSame({ ...row }, {
-    smtp_port: 2525, s3_access_key: 'AKIAFRONTEND', s3_secret_key: 'aws-secret-value', s3_bucket: 'eventyay-media', s3_region: 'eu-central-1',
-    app_environment: 'staging', invoice_sending_timezone: 'Europe/Berlin',
-  }, 'stored once, the port as a number');
+  const [row] =
+    await app.sql`select smtp_port, s3_access_key, s3_secret_key, s3_bucket, s3_region, app_environment, invoice_sending_timezone from settings`;
+  t.strictSame(
+    { ...row },
+    {
+      smtp_port: 2525,
+      s3_access_key: 'AKIAFRONTEND',
+      s3_secret_key: 'aws-secret-value',
+      s3_bucket: 'eventyay-media',
+      s3_region: 'eu-central-1',
+      app_environment: 'staging',
+      invoice_sending_timezone: 'Europe/Berlin',
+    },
+    'stored once, the port as a number',
+  );
 });
 
 t.test('saving again unchanged (the port read back and sent as "2525"): 200, nothing changes', async (t) => {
@@ -139,9 +245,18 @@ t.test('saving again unchanged (the port read back and sent as "2525"): 200, not
 
 t.test('after the save the boot read shows the public choices and none of the secrets', async (t) => {
   const res = await boot();
-  t.match(res.body.data.attributes, { 'stripe-mode': 'debug', 'is-stripe-activated': true, 'stripe-test-publishable-key': 'pk_test_123', 'start-pg-enabled': 'event' });
+  t.match(res.body.data.attributes, {
+    'stripe-mode': 'debug',
+    'is-stripe-activated': true,
+    'stripe-test-publishable-key': 'pk_test_123',
+    'start-pg-enabled': 'event',
+  });
   const text = JSON.stringify(res.body);
-  t.strictSame(SECRET_VALUES.filter((v) => text.includes(v)), [], 'no secret value');
+  t.strictSame(
+    SECRET_VALUES.filter((v) => text.includes(v)),
+    [],
+    'no secret value',
+  );
 });
 
 t.test('a save the admin pages cannot make valid: one bad member refuses the whole save', async (t) => {

@@ -30,7 +30,11 @@ t.test('mark as spam: the account is blocked, its tokens end, its logins are ref
   const session = await login(spammer.email, spammer.password);
   t.equal(session.status, 200, 'logs in before');
   const own = frontEnd(apiHost, session.body.access_token);
-  t.equal((await own.adapter('GET', `/v1/users/${spammer.id}`)).body.data.attributes['last-accessed-at'] !== null, true, 'the login is the last access');
+  t.equal(
+    (await own.adapter('GET', `/v1/users/${spammer.id}`)).body.data.attributes['last-accessed-at'] !== null,
+    true,
+    'the login is the last access',
+  );
 
   const res = await adminSaves(spammer.id, { 'is-blocked': true });
   t.equal(res.status, 200, JSON.stringify(res.body?.errors ?? []));
@@ -39,7 +43,11 @@ t.test('mark as spam: the account is blocked, its tokens end, its logins are ref
   t.equal((await own.adapter('GET', `/v1/users/${spammer.id}`)).status, 401, 'the access token of the login ended');
   const refresh = await simpleAuth(`${apiHost}/v1/auth/token/refresh`, { refresh_token: session.body.refresh_token });
   t.equal(refresh.status, 401, 'its refresh token too');
-  t.equal((await frontEnd(apiHost, spammer.token).adapter('GET', `/v1/users/${spammer.id}`)).status, 401, 'tokens of no login end too');
+  t.equal(
+    (await frontEnd(apiHost, spammer.token).adapter('GET', `/v1/users/${spammer.id}`)).status,
+    401,
+    'tokens of no login end too',
+  );
 
   const again = await login(spammer.email, spammer.password);
   t.equal(again.status, 403);
@@ -48,12 +56,15 @@ t.test('mark as spam: the account is blocked, its tokens end, its logins are ref
   const wrong = await login(spammer.email, 'not the password');
   t.equal(wrong.status, 401, 'a wrong password learns nothing about the block');
   t.notMatch(JSON.stringify(wrong.body), /blocked/);
-  const [{ count }] = await app.sql`select count(*)::int as count from logins where user_id = ${Number(spammer.id)} and ended_at is null`;
+  const [{ count }] =
+    await app.sql`select count(*)::int as count from logins where user_id = ${Number(spammer.id)} and ended_at is null`;
   t.equal(count, 0, 'no live login');
 });
 
 t.test('the assistant login refuses a blocked account as well', async (t) => {
-  const res = await fetch(`${apiHost}/aaa/login.json?login=${encodeURIComponent(spammer.email)}&password=${encodeURIComponent(spammer.password)}`);
+  const res = await fetch(
+    `${apiHost}/aaa/login.json?login=${encodeURIComponent(spammer.email)}&password=${encodeURIComponent(spammer.password)}`,
+  );
   t.equal(res.status, 403);
   t.match(await res.json(), { accepted: false, message: 'This account has been blocked by an administrator' });
 });
@@ -73,8 +84,12 @@ t.test('edit-user-modal: an admin toggles sales admin and marketer', async (t) =
   // The user's own profile save sends the flags back unchanged: accepted.
   const own = frontEnd(apiHost, (await login(spammer.email, spammer.password)).body.access_token);
   const read = (await own.adapter('GET', `/v1/users/${spammer.id}`)).body.data.attributes;
-  const saved = await own.adapter('PATCH', `/v1/users/${spammer.id}`, { body: userSave(spammer.id, read, { company: 'Acme' }) });
+  const saved = await own.adapter('PATCH', `/v1/users/${spammer.id}`, {
+    body: userSave(spammer.id, read, { company: 'Acme' }),
+  });
   t.equal(saved.status, 200, 'the flags sent back unchanged by their user');
-  const dropped = await own.adapter('PATCH', `/v1/users/${spammer.id}`, { body: userSave(spammer.id, read, { 'is-marketer': false }) });
+  const dropped = await own.adapter('PATCH', `/v1/users/${spammer.id}`, {
+    body: userSave(spammer.id, read, { 'is-marketer': false }),
+  });
   t.equal(dropped.status, 403, 'but not changed by them');
 });

@@ -24,13 +24,25 @@ const { organizer, coorganizer, other } = world.cast;
 
 const sessionsList = (token: string) =>
   frontEnd(base, token).adapter('GET', `/v1/events/${identifier}/sessions`, {
-    query: { include: 'speakers,feedbacks,session-type,track', filter: [], 'page[size]': 25, 'page[number]': 1, sort: '-submitted-at' },
+    query: {
+      include: 'speakers,feedbacks,session-type,track',
+      filter: [],
+      'page[size]': 25,
+      'page[number]': 1,
+      sort: '-submitted-at',
+    },
   });
 const myFeedbacks = (user: { id: string; token: string }) =>
   frontEnd(base, user.token).adapter('GET', `/v1/users/${user.id}/feedbacks`, {
     query: {
       include: 'session',
-      filter: [{ name: 'session', op: 'has', val: { name: 'event', op: 'has', val: { name: 'identifier', op: 'eq', val: identifier } } }],
+      filter: [
+        {
+          name: 'session',
+          op: 'has',
+          val: { name: 'event', op: 'has', val: { name: 'identifier', op: 'eq', val: identifier } },
+        },
+      ],
     },
   });
 const feedbackBody = (user: string, rating: number, more: { id?: string; event?: string } = {}) => ({
@@ -62,7 +74,9 @@ t.test('the list loads with its includes; nothing rated yet', async (t) => {
 });
 
 t.test('rate, change the rating, a second organizer rates, clear', async (t) => {
-  const created = await frontEnd(base, organizer.token).adapter('POST', '/v1/feedbacks', { body: feedbackBody(organizer.id, 5) });
+  const created = await frontEnd(base, organizer.token).adapter('POST', '/v1/feedbacks', {
+    body: feedbackBody(organizer.id, 5),
+  });
   t.equal(created.status, 201, JSON.stringify(created.body));
   const fb = created.body.data;
   t.same(fb.relationships.event.data, { type: 'event', id: event }, "the session's event");
@@ -70,7 +84,11 @@ t.test('rate, change the rating, a second organizer rates, clear', async (t) => 
   t.equal(await averageOf(), 5);
 
   const mine = await myFeedbacks(organizer);
-  t.same(mine.body.data.map((f: { id: string }) => f.id), [fb.id], 'ratedSessions: the caller\'s feedbacks of the event');
+  t.same(
+    mine.body.data.map((f: { id: string }) => f.id),
+    [fb.id],
+    "ratedSessions: the caller's feedbacks of the event",
+  );
   t.ok(mine.body.included.some((r: { type: string; id: string }) => r.type === 'session' && r.id === session));
   const list = await sessionsList(organizer.token);
   const item = list.body.data.find((s: { id: string }) => s.id === session);
@@ -84,49 +102,96 @@ t.test('rate, change the rating, a second organizer rates, clear', async (t) => 
   t.equal(changed.status, 200, JSON.stringify(changed.body));
   t.equal(await averageOf(), 4);
 
-  const second = await frontEnd(base, coorganizer.token).adapter('POST', '/v1/feedbacks', { body: feedbackBody(coorganizer.id, 2.8) });
+  const second = await frontEnd(base, coorganizer.token).adapter('POST', '/v1/feedbacks', {
+    body: feedbackBody(coorganizer.id, 2.8),
+  });
   t.equal(second.status, 201);
   t.equal(second.body.data.attributes.rating, 3, 'rounded to a half');
   t.equal(await averageOf(), 3.5);
   const coList = await sessionsList(coorganizer.token);
-  t.equal(coList.body.data.find((s: { id: string }) => s.id === session).relationships.feedbacks.data.length, 2, "organizers see the event's feedback");
+  t.equal(
+    coList.body.data.find((s: { id: string }) => s.id === session).relationships.feedbacks.data.length,
+    2,
+    "organizers see the event's feedback",
+  );
 
-  t.equal((await frontEnd(base, organizer.token).adapter('POST', '/v1/feedbacks', { body: feedbackBody(organizer.id, 3) })).status, 409, 'once per session');
-  t.equal((await frontEnd(base, coorganizer.token).adapter('PATCH', `/v1/feedbacks/${fb.id}`, { body: feedbackBody(organizer.id, 1, { id: fb.id }) })).status, 403, "another's feedback");
+  t.equal(
+    (await frontEnd(base, organizer.token).adapter('POST', '/v1/feedbacks', { body: feedbackBody(organizer.id, 3) }))
+      .status,
+    409,
+    'once per session',
+  );
+  t.equal(
+    (
+      await frontEnd(base, coorganizer.token).adapter('PATCH', `/v1/feedbacks/${fb.id}`, {
+        body: feedbackBody(organizer.id, 1, { id: fb.id }),
+      })
+    ).status,
+    403,
+    "another's feedback",
+  );
 
   const cleared = await frontEnd(base, organizer.token).adapter('DELETE', `/v1/feedbacks/${fb.id}`);
   t.equal(cleared.status, 200);
   t.equal(await averageOf(), 3);
-  const again = await frontEnd(base, organizer.token).adapter('POST', '/v1/feedbacks', { body: feedbackBody(organizer.id, 1) });
+  const again = await frontEnd(base, organizer.token).adapter('POST', '/v1/feedbacks', {
+    body: feedbackBody(organizer.id, 1),
+  });
   t.equal(again.status, 201, 'rated again after clearing');
   t.equal(await averageOf(), 2);
 });
 
 t.test('who may rate and read', async (t) => {
-  const stranger = await frontEnd(base, other.token).adapter('POST', '/v1/feedbacks', { body: feedbackBody(other.id, 4) });
+  const stranger = await frontEnd(base, other.token).adapter('POST', '/v1/feedbacks', {
+    body: feedbackBody(other.id, 4),
+  });
   t.equal(stranger.status, 403, "only the event's organizers rate its sessions");
-  const impostor = await frontEnd(base, organizer.token).adapter('POST', '/v1/feedbacks', { body: feedbackBody(coorganizer.id, 4) });
+  const impostor = await frontEnd(base, organizer.token).adapter('POST', '/v1/feedbacks', {
+    body: feedbackBody(coorganizer.id, 4),
+  });
   t.equal(impostor.status, 403, 'the author is the caller');
   const anonymous = await frontEnd(base).adapter('POST', '/v1/feedbacks', { body: feedbackBody(other.id, 4) });
   t.equal(anonymous.status, 401);
-  const zero = await frontEnd(base, organizer.token).adapter('POST', '/v1/feedbacks', { body: feedbackBody(organizer.id, 0) });
+  const zero = await frontEnd(base, organizer.token).adapter('POST', '/v1/feedbacks', {
+    body: feedbackBody(organizer.id, 0),
+  });
   t.equal(zero.status, 422, 'a rating is 1 to 5 (the model default 0.0 is no rating)');
 
   const eventFeedback = await frontEnd(base, other.token).adapter('POST', '/v1/feedbacks', {
-    body: { data: { type: 'feedback', attributes: { rating: 4, comment: 'Great', 'deleted-at': null }, relationships: { event: { data: { type: 'event', id: event } } } } },
+    body: {
+      data: {
+        type: 'feedback',
+        attributes: { rating: 4, comment: 'Great', 'deleted-at': null },
+        relationships: { event: { data: { type: 'event', id: event } } },
+      },
+    },
   });
   t.equal(eventFeedback.status, 201, 'anyone signed in rates a published event');
   t.same(eventFeedback.body.data.relationships.user.data, { type: 'user', id: other.id });
   const draft = await frontEnd(base, other.token).adapter('POST', '/v1/feedbacks', {
-    body: { data: { type: 'feedback', attributes: { rating: 4 }, relationships: { event: { data: { type: 'event', id: world.draft.event } } } } },
+    body: {
+      data: {
+        type: 'feedback',
+        attributes: { rating: 4 },
+        relationships: { event: { data: { type: 'event', id: world.draft.event } } },
+      },
+    },
   });
   t.equal(draft.status, 404, 'not a draft');
 
   const theirs = await frontEnd(base, other.token).adapter('GET', '/v1/feedbacks');
-  t.same(theirs.body.data.map((f: { id: string }) => f.id), [eventFeedback.body.data.id], 'users read their own');
+  t.same(
+    theirs.body.data.map((f: { id: string }) => f.id),
+    [eventFeedback.body.data.id],
+    'users read their own',
+  );
   const list = await sessionsList(other.token);
   t.equal(list.status, 200);
-  t.same(list.body.data.find((s: { id: string }) => s.id === session).relationships.feedbacks.data, [], "not the organizers' ratings");
+  t.same(
+    list.body.data.find((s: { id: string }) => s.id === session).relationships.feedbacks.data,
+    [],
+    "not the organizers' ratings",
+  );
   t.equal((await frontEnd(base, other.token).adapter('GET', `/v1/users/${organizer.id}/feedbacks`)).status, 403);
   t.equal((await frontEnd(base).adapter('GET', '/v1/feedbacks')).status, 401);
 });

@@ -17,7 +17,12 @@ const base = await listening(app);
 
 t.test('export, poll and download as the front end does: the archive arrives without a token', async (t) => {
   const organizer = frontEnd(base, world.cast.organizer.token);
-  const started = await organizer.loader('POST', `/v1/events/${world.draft.identifier}/export/json`, { image: false, audio: false, video: false, document: false });
+  const started = await organizer.loader('POST', `/v1/events/${world.draft.identifier}/export/json`, {
+    image: false,
+    audio: false,
+    video: false,
+    document: false,
+  });
   t.equal(started.status, 200);
   t.equal(started.headers.get('access-control-allow-origin'), '*');
   const task = await until('the export', async () => {
@@ -31,5 +36,9 @@ t.test('export, poll and download as the front end does: the archive arrives wit
   t.equal(download.status, 200, 'downloaded without Authorization');
   t.equal(download.headers.get('access-control-allow-origin'), '*', 'the browser hands the blob to the front end');
   t.ok(new AdmZip(download.bytes).getEntry('event.json'), 'the archive, not an error saved as EventExport.zip');
-  t.equal((await organizer.external(`${base}${link.pathname}`)).status, 401, 'the path without its signature still needs the token');
+  t.equal(
+    (await organizer.external(`${base}${link.pathname}`)).status,
+    401,
+    'the path without its signature still needs the token',
+  );
 });

@@ -23,19 +23,26 @@ const of = { event: rel('event', event.id) };
 const standard = await create(app, cast.owner.token, 'tickets', 'ticket', ticketAttributes({ name: 'Standard' }), of);
 const vip = await create(app, cast.owner.token, 'tickets', 'ticket', ticketAttributes({ name: 'VIP' }), of);
 const order = await create(app, buyer.token, 'orders', 'order', { amount: 0 }, of);
-const identifier = (await call(app, { url: `/v1/orders/${order}`, token: buyer.token })).body.data.attributes.identifier as string;
+const identifier = (await call(app, { url: `/v1/orders/${order}`, token: buyer.token })).body.data.attributes
+  .identifier as string;
 const client = frontEnd(apiHost, buyer.token);
 
 const holder = (ticket: string, over: Record<string, unknown> = {}) => ({
   data: {
     type: 'attendee',
     attributes: attendeeAttributes(over),
-    relationships: { event: linkage('event', event.id), order: linkage('order', order), ticket: linkage('ticket', ticket) },
+    relationships: {
+      event: linkage('event', event.id),
+      order: linkage('order', order),
+      ticket: linkage('ticket', ticket),
+    },
   },
 });
 
 t.test('the buyer adds ticket holders to the open order; the order reads them with its tickets', async (t) => {
-  const a = await client.adapter('POST', '/v1/attendees', { body: holder(standard, { firstname: 'Ada', lastname: 'L', email: 'ada@example.org' }) });
+  const a = await client.adapter('POST', '/v1/attendees', {
+    body: holder(standard, { firstname: 'Ada', lastname: 'L', email: 'ada@example.org' }),
+  });
   t.equal(a.status, 201, JSON.stringify(a.body.errors ?? ''));
   const b = await client.adapter('POST', '/v1/attendees', { body: holder(vip) });
   t.equal(b.status, 201);
@@ -44,7 +51,10 @@ t.test('the buyer adds ticket holders to the open order; the order reads them wi
 
   const read = await client.adapter('GET', `/v1/orders/${identifier}`, { query: { include: 'attendees,event' } });
   t.equal(read.status, 200, JSON.stringify(read.body.errors ?? ''));
-  t.same(read.body.data.relationships.attendees.data.map((d: { id: string }) => d.id), ids);
+  t.same(
+    read.body.data.relationships.attendees.data.map((d: { id: string }) => d.id),
+    ids,
+  );
   t.equal(read.body.included.filter((r: { type: string }) => r.type === 'attendee').length, 3);
 
   const tickets = await client.adapter('GET', `/v1/orders/${identifier}/tickets`);
@@ -53,25 +63,53 @@ t.test('the buyer adds ticket holders to the open order; the order reads them wi
     query: { filter: [{ name: 'order', op: 'has', val: { name: 'id', op: 'eq', val: order } }] },
   });
   t.equal(holders.status, 200, JSON.stringify(holders.body.errors ?? ''));
-  t.same(holders.body.data.map((d: { id: string }) => d.id), [b.body.data.id, c.body.data.id]);
+  t.same(
+    holders.body.data.map((d: { id: string }) => d.id),
+    [b.body.data.id, c.body.data.id],
+  );
 
   const both = await client.adapter('GET', `/v1/orders/${identifier}`, { query: { include: 'attendees,tickets' } });
   t.same(both.body.data.relationships.tickets.data.map((d: { id: string }) => d.id).sort(), [standard, vip].sort());
 });
 
 t.test('save(): every attendee PATCHed with its full body, then the order with relationships.attendees', async (t) => {
-  const list = (await client.adapter('GET', `/v1/orders/${identifier}/attendees`)).body.data as { id: string; attributes: Record<string, unknown> }[];
+  const list = (await client.adapter('GET', `/v1/orders/${identifier}/attendees`)).body.data as {
+    id: string;
+    attributes: Record<string, unknown>;
+  }[];
   for (const [i, a] of list.entries()) {
-    const attributes = { ...attendeeAttributes({ firstname: `Holder ${i}`, lastname: 'X', email: `h${i}@example.org`, 'same-as-buyer': i === 0 }), 'pdf-url': a.attributes['pdf-url'] };
+    const attributes = {
+      ...attendeeAttributes({
+        firstname: `Holder ${i}`,
+        lastname: 'X',
+        email: `h${i}@example.org`,
+        'same-as-buyer': i === 0,
+      }),
+      'pdf-url': a.attributes['pdf-url'],
+    };
     const res = await client.adapter('PATCH', `/v1/attendees/${a.id}`, {
-      body: { data: { type: 'attendee', id: a.id, attributes, relationships: { event: linkage('event', event.id), order: linkage('order', order) } } },
+      body: {
+        data: {
+          type: 'attendee',
+          id: a.id,
+          attributes,
+          relationships: { event: linkage('event', event.id), order: linkage('order', order) },
+        },
+      },
     });
     t.equal(res.status, 200, JSON.stringify(res.body.errors ?? ''));
     t.equal(res.body.data.attributes.firstname, `Holder ${i}`);
   }
   const attendees = { data: list.map((a) => ({ type: 'attendee', id: a.id })) };
   const saved = await client.adapter('PATCH', `/v1/orders/${order}`, {
-    body: { data: { type: 'order', id: order, attributes: { amount: 0, 'payment-mode': 'free' }, relationships: { event: linkage('event', event.id), attendees } } },
+    body: {
+      data: {
+        type: 'order',
+        id: order,
+        attributes: { amount: 0, 'payment-mode': 'free' },
+        relationships: { event: linkage('event', event.id), attendees },
+      },
+    },
   });
   t.equal(saved.status, 200, JSON.stringify(saved.body.errors ?? ''));
   const other = await client.adapter('PATCH', `/v1/orders/${order}`, {
@@ -83,17 +121,56 @@ t.test('save(): every attendee PATCHed with its full body, then the order with r
 
 t.test('check-in is for organizers; closed orders are theirs; strangers see no holders', async (t) => {
   const [first] = (await client.adapter('GET', `/v1/orders/${identifier}/attendees`)).body.data as { id: string }[];
-  const checkIn = { data: { type: 'attendee', id: first!.id, attributes: { 'is-checked-in': true, 'checkin-times': '2030-05-01T09:00:00Z' } } };
-  t.equal((await client.adapter('PATCH', `/v1/attendees/${first!.id}`, { body: checkIn })).status, 403, 'not by the buyer');
-  t.equal((await frontEnd(apiHost, cast.coorganizer.token).adapter('PATCH', `/v1/attendees/${first!.id}`, { body: checkIn })).status, 200, 'by a coorganizer');
+  const checkIn = {
+    data: {
+      type: 'attendee',
+      id: first!.id,
+      attributes: { 'is-checked-in': true, 'checkin-times': '2030-05-01T09:00:00Z' },
+    },
+  };
+  t.equal(
+    (await client.adapter('PATCH', `/v1/attendees/${first!.id}`, { body: checkIn })).status,
+    403,
+    'not by the buyer',
+  );
+  t.equal(
+    (await frontEnd(apiHost, cast.coorganizer.token).adapter('PATCH', `/v1/attendees/${first!.id}`, { body: checkIn }))
+      .status,
+    200,
+    'by a coorganizer',
+  );
   const stranger = frontEnd(apiHost, cast.other.token);
   t.equal((await stranger.adapter('GET', `/v1/attendees/${first!.id}`)).status, 403);
   t.equal((await stranger.adapter('GET', '/v1/attendees')).body.data.length, 0);
-  t.equal((await stranger.adapter('GET', `/v1/events/${event.id}/attendees`)).status, 403, "an event's holders are its organizers'");
-  t.equal((await frontEnd(apiHost, cast.organizer.token).adapter('GET', `/v1/events/${event.id}/attendees`)).body.data.length, 3);
-  t.equal((await stranger.adapter('POST', '/v1/attendees', { body: holder(standard) })).status, 403, 'not to an order of someone else');
-  await call(app, { method: 'PATCH', url: `/v1/orders/${order}`, token: cast.owner.token, body: { data: { type: 'order', id: order, attributes: { status: 'completed' } } } });
-  t.equal((await client.adapter('POST', '/v1/attendees', { body: holder(standard) })).status, 403, 'the order is completed');
+  t.equal(
+    (await stranger.adapter('GET', `/v1/events/${event.id}/attendees`)).status,
+    403,
+    "an event's holders are its organizers'",
+  );
+  t.equal(
+    (await frontEnd(apiHost, cast.organizer.token).adapter('GET', `/v1/events/${event.id}/attendees`)).body.data.length,
+    3,
+  );
+  t.equal(
+    (await stranger.adapter('POST', '/v1/attendees', { body: holder(standard) })).status,
+    403,
+    'not to an order of someone else',
+  );
+  await call(app, {
+    method: 'PATCH',
+    url: `/v1/orders/${order}`,
+    token: cast.owner.token,
+    body: { data: { type: 'order', id: order, attributes: { status: 'completed' } } },
+  });
+  t.equal(
+    (await client.adapter('POST', '/v1/attendees', { body: holder(standard) })).status,
+    403,
+    'the order is completed',
+  );
   const late = { data: { type: 'attendee', id: first!.id, attributes: { firstname: 'Late' } } };
-  t.equal((await client.adapter('PATCH', `/v1/attendees/${first!.id}`, { body: late })).status, 403, 'no edits after completion');
+  t.equal(
+    (await client.adapter('PATCH', `/v1/attendees/${first!.id}`, { body: late })).status,
+    403,
+    'no edits after completion',
+  );
 });

@@ -6,7 +6,13 @@
 import t from 'tap';
 import { linkIn, nthMailTo } from '../helpers/auth.js';
 import { frontEnd, FRONTEND_ORIGIN, preflight } from '../helpers/front-end-client.js';
-import { preflightPasses, readableByFrontEnd, simpleAuth, startForFrontEnd, tokenPayload } from '../helpers/front-end-auth.js';
+import {
+  preflightPasses,
+  readableByFrontEnd,
+  simpleAuth,
+  startForFrontEnd,
+  tokenPayload,
+} from '../helpers/front-end-auth.js';
 
 const { apiHost, smtp } = await startForFrontEnd(t);
 const JSONAPI_HEADERS = ['content-type'];
@@ -19,7 +25,13 @@ const registration = (email: string, password: string) => ({
 t.test('register, get the mail, log in, open the link: the account is verified', async (t) => {
   const email = 'grace@example.com';
   const password = 'compiler compiler';
-  preflightPasses(t, await preflight(apiHost, '/v1/users', 'POST', JSONAPI_HEADERS), 'POST', JSONAPI_HEADERS, 'registration');
+  preflightPasses(
+    t,
+    await preflight(apiHost, '/v1/users', 'POST', JSONAPI_HEADERS),
+    'POST',
+    JSONAPI_HEADERS,
+    'registration',
+  );
   const created = await frontEnd(apiHost).adapter('POST', '/v1/users', { body: registration(email, password) });
   t.equal(created.status, 201);
   readableByFrontEnd(t, created, 'registration');
@@ -45,8 +57,16 @@ t.test('register, get the mail, log in, open the link: the account is verified',
 
   // app/routes/verify.js:12 -> app/controllers/verify.js:14-20: loader.post('auth/verify-email', {data: {token}}),
   // from a logged-in browser (the loader sends the adapter's Authorization).
-  preflightPasses(t, await preflight(apiHost, '/v1/auth/verify-email', 'POST', ['authorization', 'content-type']), 'POST', ['authorization', 'content-type'], 'verify');
-  const verified = await frontEnd(apiHost, login.body.access_token).loader('POST', '/v1/auth/verify-email', { data: { token } });
+  preflightPasses(
+    t,
+    await preflight(apiHost, '/v1/auth/verify-email', 'POST', ['authorization', 'content-type']),
+    'POST',
+    ['authorization', 'content-type'],
+    'verify',
+  );
+  const verified = await frontEnd(apiHost, login.body.access_token).loader('POST', '/v1/auth/verify-email', {
+    data: { token },
+  });
   t.equal(verified.status, 200, 'verify.js:21-22: success');
   readableByFrontEnd(t, verified, 'verify');
   const after = await frontEnd(apiHost, login.body.access_token).adapter('GET', `/v1/users/${identity}`);
@@ -60,15 +80,23 @@ t.test('register, get the mail, log in, open the link: the account is verified',
 
 t.test('the link opened in a browser that is not logged in works as well', async (t) => {
   const email = 'ada@example.com';
-  t.equal((await frontEnd(apiHost).adapter('POST', '/v1/users', { body: registration(email, 'analytical engine') })).status, 201);
+  t.equal(
+    (await frontEnd(apiHost).adapter('POST', '/v1/users', { body: registration(email, 'analytical engine') })).status,
+    201,
+  );
   const { token } = linkIn(await nthMailTo(smtp, email), '/verify');
   t.equal((await frontEnd(apiHost).loader('POST', '/v1/auth/verify-email', { data: { token } })).status, 200);
 });
 
 t.test('registering an address twice is 409', async (t) => {
   const email = 'twice@example.com';
-  t.equal((await frontEnd(apiHost).adapter('POST', '/v1/users', { body: registration(email, 'long enough') })).status, 201);
-  const second = await frontEnd(apiHost).adapter('POST', '/v1/users', { body: registration(email.toUpperCase(), 'long enough') });
+  t.equal(
+    (await frontEnd(apiHost).adapter('POST', '/v1/users', { body: registration(email, 'long enough') })).status,
+    201,
+  );
+  const second = await frontEnd(apiHost).adapter('POST', '/v1/users', {
+    body: registration(email.toUpperCase(), 'long enough'),
+  });
   // register.js:31 tells "User already exists." by errors[0].status; it compares with the number 409, and
   // JSON:API statuses are strings ("409"), so the front end shows its generic message.
   t.equal(second.status, 409);

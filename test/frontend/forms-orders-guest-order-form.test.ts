@@ -12,7 +12,13 @@ const { apiHost, app } = await startForFrontEnd(t);
 
 t.test('check_email tells a registered address from a new one', async (t) => {
   const user = await seedUser(app);
-  preflightPasses(t, await preflight(apiHost, '/v1/users/check_email', 'POST', ['content-type']), 'POST', ['content-type'], 'check_email');
+  preflightPasses(
+    t,
+    await preflight(apiHost, '/v1/users/check_email', 'POST', ['content-type']),
+    'POST',
+    ['content-type'],
+    'check_email',
+  );
   // :67: loader.post('users/check_email', {email}) -> result.exists (:68-71).
   const known = await frontEnd(apiHost).loader('POST', '/v1/users/check_email', { email: user.email });
   t.equal(known.status, 200);

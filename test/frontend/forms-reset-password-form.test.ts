@@ -24,21 +24,38 @@ t.test('ask for a link, open it, set a new password, log in with it; the link wo
 
   // reset-password-form.js:76-84: loader.patch('auth/reset-password', {data: {token, password}}); a browser preflights every PATCH.
   const wanted = ['content-type'];
-  preflightPasses(t, await preflight(apiHost, '/v1/auth/reset-password', 'PATCH', wanted), 'PATCH', wanted, 'the reset');
-  const reset = await frontEnd(apiHost).loader('PATCH', '/v1/auth/reset-password', { data: { token, password: 'a brand new password' } });
+  preflightPasses(
+    t,
+    await preflight(apiHost, '/v1/auth/reset-password', 'PATCH', wanted),
+    'PATCH',
+    wanted,
+    'the reset',
+  );
+  const reset = await frontEnd(apiHost).loader('PATCH', '/v1/auth/reset-password', {
+    data: { token, password: 'a brand new password' },
+  });
   t.equal(reset.status, 200, 'reset-password-form.js:85-89: "Your password has been reset successfully"');
   readableByFrontEnd(t, reset, 'the reset');
 
-  const login = await simpleAuth(`${apiHost}/auth/session`, { username: user.email, password: 'a brand new password', 'remember-me': false, 'include-in-response': false });
+  const login = await simpleAuth(`${apiHost}/auth/session`, {
+    username: user.email,
+    password: 'a brand new password',
+    'remember-me': false,
+    'include-in-response': false,
+  });
   t.equal(login.status, 200, 'the new password logs in');
 
-  const again = await frontEnd(apiHost).loader('PATCH', '/v1/auth/reset-password', { data: { token, password: 'yet another password' } });
+  const again = await frontEnd(apiHost).loader('PATCH', '/v1/auth/reset-password', {
+    data: { token, password: 'yet another password' },
+  });
   t.equal(again.status, 400, 'reset-password-form.js:91-95: "Password reset link is either invalid or used already"');
   readableByFrontEnd(t, again, 'a used link');
 });
 
 t.test('an address without an account gets the same answer, and no mail', async (t) => {
-  const asked = await frontEnd(apiHost).loader('POST', '/v1/auth/reset-password', { data: { email: 'nobody@example.com' } });
+  const asked = await frontEnd(apiHost).loader('POST', '/v1/auth/reset-password', {
+    data: { email: 'nobody@example.com' },
+  });
   // reset-password-form.js:117-119 would say "No account is registered with this email address" on a 404: never sent.
   t.equal(asked.status, 200);
   const user = await seedUser(app);
@@ -54,7 +71,9 @@ t.test('an administrator sends a user the link from the user list', async (t) =>
   const pre = await preflight(apiHost, '/v1/auth/reset-password', 'POST', ['authorization', 'content-type']);
   preflightPasses(t, pre, 'POST', ['authorization', 'content-type'], 'reset from the admin list');
   // app/controllers/admin/users/list.js:234-241, logged in as an administrator.
-  const sent = await frontEnd(apiHost, admin.token).loader('POST', '/v1/auth/reset-password', { data: { email: user.email } });
+  const sent = await frontEnd(apiHost, admin.token).loader('POST', '/v1/auth/reset-password', {
+    data: { email: user.email },
+  });
   t.equal(sent.status, 200);
   linkIn(await nthMailTo(smtp, user.email), '/reset-password');
 });

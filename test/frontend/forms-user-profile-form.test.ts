@@ -20,7 +20,8 @@ const refused = (t: Test, res: Answer, status: number, pointer: string) => {
   t.equal(res.headers.get('content-type'), 'application/vnd.api+json');
   t.equal(res.body.errors?.[0]?.source?.pointer, pointer, 'the error names the member');
 };
-const read = async () => (await client.adapter('GET', `/v1/users/${user.id}`)).body.data.attributes as Record<string, unknown>;
+const read = async () =>
+  (await client.adapter('GET', `/v1/users/${user.id}`)).body.data.attributes as Record<string, unknown>;
 
 const PROFILE = {
   'first-name': 'Grace',
@@ -43,19 +44,28 @@ const PROFILE = {
 
 t.test('the profile form saves every member; the new ones are stored and read back', async (t) => {
   const before = await read();
-  for (const name of ['is-blocked', 'is-sales-admin', 'is-marketer', 'is-profile-public']) t.equal(before[name], false, `${name} false by default`);
+  for (const name of ['is-blocked', 'is-sales-admin', 'is-marketer', 'is-profile-public'])
+    t.equal(before[name], false, `${name} false by default`);
   t.equal(before['language-prefrence'], null);
   t.equal(before['last-accessed-at'], null, 'last-accessed-at: null before any login');
   const res = await client.adapter('PATCH', `/v1/users/${user.id}`, { body: userSave(user.id, before, PROFILE) });
   t.equal(res.status, 200, JSON.stringify(res.body?.errors ?? []));
   t.match(res.body.data.attributes, PROFILE, 'answered');
   t.match(await read(), PROFILE, 'read back');
-  const [row] = await app.sql`select language_prefrence, company, billing_zip_code, is_profile_public from users where id = ${Number(user.id)}`;
-  t.strictSame({ ...row }, { language_prefrence: 'de', company: 'Remington Rand', billing_zip_code: '10001', is_profile_public: true });
+  const [row] =
+    await app.sql`select language_prefrence, company, billing_zip_code, is_profile_public from users where id = ${Number(user.id)}`;
+  t.strictSame(
+    { ...row },
+    { language_prefrence: 'de', company: 'Remington Rand', billing_zip_code: '10001', is_profile_public: true },
+  );
 });
 
 t.test('clearing: unset strings go out as null and clear the members', async (t) => {
-  const cleared = Object.fromEntries(Object.keys(PROFILE).filter((k) => k !== 'is-profile-public').map((k) => [k, null]));
+  const cleared = Object.fromEntries(
+    Object.keys(PROFILE)
+      .filter((k) => k !== 'is-profile-public')
+      .map((k) => [k, null]),
+  );
   const res = await client.adapter('PATCH', `/v1/users/${user.id}`, { body: userSave(user.id, await read(), cleared) });
   t.equal(res.status, 200, JSON.stringify(res.body?.errors ?? []));
   t.match(res.body.data.attributes, cleared);
@@ -64,7 +74,9 @@ t.test('clearing: unset strings go out as null and clear the members', async (t)
 t.test('a user cannot give themself the flags administrators set: 403 at the member, nothing written', async (t) => {
   for (const flag of ['is-blocked', 'is-sales-admin', 'is-marketer', 'is-verified', 'is-admin']) {
     const before = await app.sql`select * from users where id = ${Number(user.id)}`;
-    const res = await client.adapter('PATCH', `/v1/users/${user.id}`, { body: userSave(user.id, await read(), { [flag]: true, company: 'Changed' }) });
+    const res = await client.adapter('PATCH', `/v1/users/${user.id}`, {
+      body: userSave(user.id, await read(), { [flag]: true, company: 'Changed' }),
+    });
     refused(t, res, 403, `/data/attributes/${flag}`);
     t.same(await app.sql`select * from users where id = ${Number(user.id)}`, before, `${flag}: nothing written`);
   }
@@ -74,15 +86,27 @@ t.test('read-only members sent back: last-accessed-at only unchanged', async (t)
   const current = await read();
   const body = userSave(user.id, current);
   const res = await client.adapter('PATCH', `/v1/users/${user.id}`, {
-    body: { data: { ...body.data, attributes: { ...body.data.attributes, 'last-accessed-at': '2030-01-01T00:00:00.000Z' } } },
+    body: {
+      data: { ...body.data, attributes: { ...body.data.attributes, 'last-accessed-at': '2030-01-01T00:00:00.000Z' } },
+    },
   });
   refused(t, res, 422, '/data/attributes/last-accessed-at');
 });
 
 t.test('registration as app/serializers/user.js:14 sends it, from a guest checkout', async (t) => {
   const res = await frontEnd(apiHost).adapter('POST', '/v1/users', {
-    body: { data: { type: 'user', attributes: { email: 'guest@example.com', password: 'a long password', 'was-registered-with-order': true } } },
+    body: {
+      data: {
+        type: 'user',
+        attributes: { email: 'guest@example.com', password: 'a long password', 'was-registered-with-order': true },
+      },
+    },
   });
   t.equal(res.status, 201);
-  t.match(res.body.data.attributes, { 'was-registered-with-order': true, 'is-blocked': false, 'is-sales-admin': false, 'is-marketer': false });
+  t.match(res.body.data.attributes, {
+    'was-registered-with-order': true,
+    'is-blocked': false,
+    'is-sales-admin': false,
+    'is-marketer': false,
+  });
 });

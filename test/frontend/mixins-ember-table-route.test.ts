@@ -56,8 +56,22 @@ const of = { event: rel('event', event) };
 
 /** A speaker of the event in a session of that state. */
 async function speakerIn(name: string, organisation: string, state: string) {
-  const speaker = await create(app, cast.owner.token, 'speakers', 'speaker', { name, email: `${name.toLowerCase()}@example.com`, organisation }, of);
-  await create(app, cast.owner.token, 'sessions', 'session', { title: `${name}'s talk`, state }, { ...of, speakers: { data: [{ type: 'speaker', id: speaker }] } });
+  const speaker = await create(
+    app,
+    cast.owner.token,
+    'speakers',
+    'speaker',
+    { name, email: `${name.toLowerCase()}@example.com`, organisation },
+    of,
+  );
+  await create(
+    app,
+    cast.owner.token,
+    'sessions',
+    'session',
+    { title: `${name}'s talk`, state },
+    { ...of, speakers: { data: [{ type: 'speaker', id: speaker }] } },
+  );
   return speaker;
 }
 // fillEvent's Ada (no organisation) speaks at an accepted session.
@@ -65,7 +79,11 @@ const adam = await speakerIn('Adam', 'Zeta Labs', 'accepted');
 const adaline = await speakerIn('Adaline', 'Acme', 'accepted');
 await speakerIn('Adalene', 'Mid Corp', 'draft');
 await speakerIn('Bob', 'Acme', 'accepted');
-for (const [name, level] of [['Acre', 3], ['Acorn', 2], ['Zebra', 1]] as const) {
+for (const [name, level] of [
+  ['Acre', 3],
+  ['Acorn', 2],
+  ['Zebra', 1],
+] as const) {
   await create(app, cast.owner.token, 'sponsors', 'sponsor', { name, level }, of);
 }
 
@@ -73,44 +91,97 @@ for (const [name, level] of [['Acre', 3], ['Acorn', 2], ['Zebra', 1]] as const) 
 const shown = await organizer.adapter('GET', `/v1/events/${identifier}`);
 const related = (name: string) => new URL(shown.body.data.relationships[name].links.related, base).pathname;
 
-t.test("the organizer's speakers of one state, searched and sorted (open-event-frontend:app/routes/events/view/speakers/list.js:27-67)", async (t) => {
-  const params: Params = { search: 'ada', sort_by: kebabCase('organisation'), sort_dir: 'DSC' };
-  const filterOptions = applySearchFilters([{ name: 'sessions', op: 'any', val: { name: 'state', op: 'eq', val: 'accepted' } }], params, 'name');
-  const query = applySortFilters({ include: 'sessions', filter: filterOptions, 'page[size]': params.per_page || 25, 'page[number]': params.page || 1 }, params);
-  t.strictSame(query.sort, '-organisation');
-  const res = await organizer.adapter('GET', related('speakers'), { query });
-  t.equal(res.status, 200);
-  // Descending puts the speaker without an organisation first.
-  t.strictSame(res.body.data.map((s: { id: string }) => s.id), [records.speaker, adam, adaline]);
-  t.equal(res.body.meta.count, 3);
-  t.ok(res.body.included.every((r: { type: string }) => r.type === 'session'), 'their sessions included');
-});
+t.test(
+  "the organizer's speakers of one state, searched and sorted (open-event-frontend:app/routes/events/view/speakers/list.js:27-67)",
+  async (t) => {
+    const params: Params = { search: 'ada', sort_by: kebabCase('organisation'), sort_dir: 'DSC' };
+    const filterOptions = applySearchFilters(
+      [{ name: 'sessions', op: 'any', val: { name: 'state', op: 'eq', val: 'accepted' } }],
+      params,
+      'name',
+    );
+    const query = applySortFilters(
+      {
+        include: 'sessions',
+        filter: filterOptions,
+        'page[size]': params.per_page || 25,
+        'page[number]': params.page || 1,
+      },
+      params,
+    );
+    t.strictSame(query.sort, '-organisation');
+    const res = await organizer.adapter('GET', related('speakers'), { query });
+    t.equal(res.status, 200);
+    // Descending puts the speaker without an organisation first.
+    t.strictSame(
+      res.body.data.map((s: { id: string }) => s.id),
+      [records.speaker, adam, adaline],
+    );
+    t.equal(res.body.meta.count, 3);
+    t.ok(
+      res.body.included.every((r: { type: string }) => r.type === 'session'),
+      'their sessions included',
+    );
+  },
+);
 
-t.test('"without session" compares a to-many relationship with null: still refused, to-many relationships take has/any (speakers/list.js:43-50)', async (t) => {
-  const filterOptions = applySearchFilters([{ name: 'sessions', op: 'eq', val: null }], {}, 'name');
-  const query = { include: 'sessions', filter: filterOptions, 'page[size]': 25, 'page[number]': 1 };
-  const res = await organizer.adapter('GET', related('speakers'), { query });
-  t.equal(res.status, 400);
-  t.match(res.body.errors[0], { source: { parameter: 'filter' }, detail: /to-many relationship: filter it with "has" or "any"/ });
-});
+t.test(
+  '"without session" compares a to-many relationship with null: still refused, to-many relationships take has/any (speakers/list.js:43-50)',
+  async (t) => {
+    const filterOptions = applySearchFilters([{ name: 'sessions', op: 'eq', val: null }], {}, 'name');
+    const query = { include: 'sessions', filter: filterOptions, 'page[size]': 25, 'page[number]': 1 };
+    const res = await organizer.adapter('GET', related('speakers'), { query });
+    t.equal(res.status, 400);
+    t.match(res.body.errors[0], {
+      source: { parameter: 'filter' },
+      detail: /to-many relationship: filter it with "has" or "any"/,
+    });
+  },
+);
 
-t.test("the dashboard's sponsors, searched, sorted and paged (open-event-frontend:app/routes/events/view/index.js:10-19)", async (t) => {
-  const params: Params = { search: 'ac', sort_by: kebabCase('name'), sort_dir: 'ASC', per_page: 1, page: 2 };
-  const query = applySortFilters({ filter: applySearchFilters([], params, 'name'), 'page[size]': params.per_page || 10, 'page[number]': params.page || 1 }, params);
-  const res = await organizer.adapter('GET', related('sponsors'), { query });
-  t.equal(res.status, 200);
-  // ilike matches fillEvent's ACME, Acorn and Acre; by name, the second page of one.
-  t.strictSame(res.body.data.map((s: { attributes: { name: string } }) => s.attributes.name), ['Acorn']);
-  t.equal(res.body.meta.count, 3);
-});
+t.test(
+  "the dashboard's sponsors, searched, sorted and paged (open-event-frontend:app/routes/events/view/index.js:10-19)",
+  async (t) => {
+    const params: Params = { search: 'ac', sort_by: kebabCase('name'), sort_dir: 'ASC', per_page: 1, page: 2 };
+    const query = applySortFilters(
+      {
+        filter: applySearchFilters([], params, 'name'),
+        'page[size]': params.per_page || 10,
+        'page[number]': params.page || 1,
+      },
+      params,
+    );
+    const res = await organizer.adapter('GET', related('sponsors'), { query });
+    t.equal(res.status, 200);
+    // ilike matches fillEvent's ACME, Acorn and Acre; by name, the second page of one.
+    t.strictSame(
+      res.body.data.map((s: { attributes: { name: string } }) => s.attributes.name),
+      ['Acorn'],
+    );
+    t.equal(res.body.meta.count, 3);
+  },
+);
 
-t.test('several search fields become one "or", kebab-cased (open-event-frontend:app/routes/admin/users/list.js:82-92)', async (t) => {
-  const params: Params = { search: cast.other.email, sort_by: kebabCase('createdAt'), sort_dir: 'DSC' };
-  const filterOptions = applySearchFilters([{ name: 'deleted-at', op: 'eq', val: null }], params, ['firstName', 'lastName', 'email']);
-  t.strictSame((filterOptions[1] as { or: { name: string }[] }).or.map((c) => c.name), ['first-name', 'last-name', 'email']);
-  // The route also sends include=events and get_trashed=true, which this service does not have yet; left out.
-  const query = applySortFilters({ filter: filterOptions, 'page[size]': 10, 'page[number]': 1 }, params);
-  const res = await frontEnd(base, cast.admin.token).adapter('GET', '/v1/users', { query });
-  t.equal(res.status, 200);
-  t.strictSame(res.body.data.map((u: { id: string }) => u.id), [cast.other.id]);
-});
+t.test(
+  'several search fields become one "or", kebab-cased (open-event-frontend:app/routes/admin/users/list.js:82-92)',
+  async (t) => {
+    const params: Params = { search: cast.other.email, sort_by: kebabCase('createdAt'), sort_dir: 'DSC' };
+    const filterOptions = applySearchFilters([{ name: 'deleted-at', op: 'eq', val: null }], params, [
+      'firstName',
+      'lastName',
+      'email',
+    ]);
+    t.strictSame(
+      (filterOptions[1] as { or: { name: string }[] }).or.map((c) => c.name),
+      ['first-name', 'last-name', 'email'],
+    );
+    // The route also sends include=events and get_trashed=true, which this service does not have yet; left out.
+    const query = applySortFilters({ filter: filterOptions, 'page[size]': 10, 'page[number]': 1 }, params);
+    const res = await frontEnd(base, cast.admin.token).adapter('GET', '/v1/users', { query });
+    t.equal(res.status, 200);
+    t.strictSame(
+      res.body.data.map((u: { id: string }) => u.id),
+      [cast.other.id],
+    );
+  },
+);

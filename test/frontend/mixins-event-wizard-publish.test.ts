@@ -23,7 +23,14 @@ const { apiHost, app } = await startForFrontEnd(t);
 const cast = await createCast(app);
 const admin = cast.admin.token;
 const topic = await create(app, admin, 'event-topics', 'event-topic', { name: 'Science & Technology' });
-const subTopic = await create(app, admin, 'event-sub-topics', 'event-sub-topic', { name: 'Robotics' }, { 'event-topic': rel('event-topic', topic) });
+const subTopic = await create(
+  app,
+  admin,
+  'event-sub-topics',
+  'event-sub-topic',
+  { name: 'Robotics' },
+  { 'event-topic': rel('event-topic', topic) },
+);
 const type = await create(app, admin, 'event-types', 'event-type', { name: 'Conference' });
 const organizer = frontEnd(apiHost, cast.owner.token);
 
@@ -32,67 +39,147 @@ const DASHBOARD =
 const PUBLIC_PAGE =
   'social-links,event-copyright,speakers-call,tax,owner,organizers,video-stream,custom-forms,group,group.followers,group.followers.user';
 
-t.test('the wizard saves an event with its type, topic, tickets, copyright, tax and speakers call, then publishes it', async (t) => {
-  const chosen = { 'event-type': linkage('event-type', type), 'event-topic': linkage('event-topic', topic), 'event-sub-topic': linkage('event-sub-topic', subTopic) };
-  const attributes = { ...newEventAttributes(), name: 'Robot Summit', 'location-name': 'Berlin', 'is-tax-enabled': true, 'is-sessions-speakers-enabled': true };
-  const made = await organizer.adapter('POST', '/v1/events', { body: { data: { type: 'event', attributes, relationships: chosen } } });
-  t.equal(made.status, 201, JSON.stringify(made.body?.errors));
-  const event = made.body.data;
-  const ofEvent = { event: linkage('event', event.id) };
-
-  const saves: [string, string, Record<string, unknown>, Record<string, unknown>][] = [
-    ['tickets', 'ticket', ticketAttributes({ name: 'Standard' }), { ...ofEvent, orders: { data: [] } }],
-    ['tickets', 'ticket', ticketAttributes({ name: 'Supporter', type: 'paid', price: 40, quantity: 20 }), { ...ofEvent, orders: { data: [] } }],
-    ['event-copyrights', 'event-copyright', { holder: 'Robot Society', 'holder-url': null, licence: 'CC BY 4.0', 'licence-url': null, year: new Date().getUTCFullYear(), 'logo-url': null }, ofEvent],
-    ['taxes', 'tax', taxAttributes({ 'tax-id': 'DE999', 'registered-company': 'Robot Society e.V.' }), ofEvent],
-    ['speakers-calls', 'speakers-call', speakersCallAttributes({ announcement: 'Send us your robots' }), ofEvent],
-  ];
-  for (const [path, kind, attrs, relationships] of saves) {
-    const res = await organizer.adapter('POST', `/v1/${path}`, { body: { data: { type: kind, attributes: attrs, relationships } } });
-    t.equal(res.status, 201, `${kind}: ${JSON.stringify(res.body?.errors)}`);
-  }
-
-  // Publishing: the same record saved again with state published (every attribute as read, read-only ones left out).
-  const { identifier, 'thumbnail-image-url': _t, 'large-image-url': _l, 'icon-image-url': _i, 'created-at': _c, ...read } = event.attributes;
-  const publish = await organizer.adapter('PATCH', `/v1/events/${identifier}`, {
-    body: { data: { type: 'event', id: event.id, attributes: { ...read, state: 'published' }, relationships: chosen } },
-  });
-  t.equal(publish.status, 200, JSON.stringify(publish.body?.errors));
-  t.equal(publish.body.data.attributes.state, 'published');
-
-  t.test('the dashboard reads every included record and saves the whole event back', async (t) => {
-    const shown = await organizer.adapter('GET', `/v1/events/${identifier}`, { query: { include: DASHBOARD } });
-    t.equal(shown.status, 200, JSON.stringify(shown.body?.errors));
-    const types = new Set(shown.body.included.map((r: { type: string }) => r.type));
-    for (const kind of ['event-topic', 'event-sub-topic', 'event-type', 'event-copyright', 'tax', 'user']) t.ok(types.has(kind), `${kind} included`);
-    const rels = shown.body.data.relationships;
-    t.equal(rels['stripe-authorization'].data, null, 'no Stripe authorization here');
-    t.strictSame(rels.owner.data, { type: 'user', id: cast.owner.id });
-    const tax = shown.body.included.find((r: { type: string }) => r.type === 'tax');
-    t.equal(tax.attributes['tax-id'], 'DE999', 'the organizer reads the invoicing details');
-
-    // Every relationship the dashboard loaded goes back as read; attributes as read, with one change.
-    const loaded = Object.fromEntries(
-      ['event-topic', 'event-sub-topic', 'event-type', 'event-copyright', 'tax', 'owner', 'organizers', 'coorganizers', 'track-organizers', 'registrars', 'moderators', 'stripe-authorization']
-        .map((name) => [name, { data: rels[name].data }]),
-    );
-    const { identifier: _id, 'thumbnail-image-url': _a, 'large-image-url': _b, 'icon-image-url': _d, 'created-at': _e, ...now } = shown.body.data.attributes;
-    const saved = await organizer.adapter('PATCH', `/v1/events/${identifier}`, {
-      body: { data: { type: 'event', id: event.id, attributes: { ...now, 'refund-policy': 'Refunds until a week before' }, relationships: loaded } },
+t.test(
+  'the wizard saves an event with its type, topic, tickets, copyright, tax and speakers call, then publishes it',
+  async (t) => {
+    const chosen = {
+      'event-type': linkage('event-type', type),
+      'event-topic': linkage('event-topic', topic),
+      'event-sub-topic': linkage('event-sub-topic', subTopic),
+    };
+    const attributes = {
+      ...newEventAttributes(),
+      name: 'Robot Summit',
+      'location-name': 'Berlin',
+      'is-tax-enabled': true,
+      'is-sessions-speakers-enabled': true,
+    };
+    const made = await organizer.adapter('POST', '/v1/events', {
+      body: { data: { type: 'event', attributes, relationships: chosen } },
     });
-    t.equal(saved.status, 200, JSON.stringify(saved.body?.errors));
-    t.equal(saved.body.data.attributes['refund-policy'], 'Refunds until a week before');
-  });
+    t.equal(made.status, 201, JSON.stringify(made.body?.errors));
+    const event = made.body.data;
+    const ofEvent = { event: linkage('event', event.id) };
 
-  t.test('the public page reads the published event, its speakers call and tax without private details', async (t) => {
-    const visitor = frontEnd(apiHost);
-    const page = await visitor.adapter('GET', `/v1/events/${identifier}`, { query: { include: PUBLIC_PAGE, cache: 'true', public: 'true' } });
-    t.equal(page.status, 200, JSON.stringify(page.body?.errors));
-    const byType = (kind: string) => page.body.included.filter((r: { type: string }) => r.type === kind);
-    t.equal(byType('speakers-call')[0].attributes.announcement, 'Send us your robots');
-    t.notOk('tax-id' in byType('tax')[0].attributes, 'no invoicing details for a visitor');
-    t.equal(byType('event-copyright')[0].attributes.holder, 'Robot Society');
-    const tickets = await visitor.adapter('GET', `/v1/events/${event.id}/tickets`, { query: { 'page[size]': 0, cache: 'true', public: 'true' } });
-    t.strictSame(tickets.body.data.map((r: { attributes: { name: string } }) => r.attributes.name).sort(), ['Standard', 'Supporter']);
-  });
-});
+    const saves: [string, string, Record<string, unknown>, Record<string, unknown>][] = [
+      ['tickets', 'ticket', ticketAttributes({ name: 'Standard' }), { ...ofEvent, orders: { data: [] } }],
+      [
+        'tickets',
+        'ticket',
+        ticketAttributes({ name: 'Supporter', type: 'paid', price: 40, quantity: 20 }),
+        { ...ofEvent, orders: { data: [] } },
+      ],
+      [
+        'event-copyrights',
+        'event-copyright',
+        {
+          holder: 'Robot Society',
+          'holder-url': null,
+          licence: 'CC BY 4.0',
+          'licence-url': null,
+          year: new Date().getUTCFullYear(),
+          'logo-url': null,
+        },
+        ofEvent,
+      ],
+      ['taxes', 'tax', taxAttributes({ 'tax-id': 'DE999', 'registered-company': 'Robot Society e.V.' }), ofEvent],
+      ['speakers-calls', 'speakers-call', speakersCallAttributes({ announcement: 'Send us your robots' }), ofEvent],
+    ];
+    for (const [path, kind, attrs, relationships] of saves) {
+      const res = await organizer.adapter('POST', `/v1/${path}`, {
+        body: { data: { type: kind, attributes: attrs, relationships } },
+      });
+      t.equal(res.status, 201, `${kind}: ${JSON.stringify(res.body?.errors)}`);
+    }
+
+    // Publishing: the same record saved again with state published (every attribute as read, read-only ones left out).
+    const {
+      identifier,
+      'thumbnail-image-url': _t,
+      'large-image-url': _l,
+      'icon-image-url': _i,
+      'created-at': _c,
+      ...read
+    } = event.attributes;
+    const publish = await organizer.adapter('PATCH', `/v1/events/${identifier}`, {
+      body: {
+        data: { type: 'event', id: event.id, attributes: { ...read, state: 'published' }, relationships: chosen },
+      },
+    });
+    t.equal(publish.status, 200, JSON.stringify(publish.body?.errors));
+    t.equal(publish.body.data.attributes.state, 'published');
+
+    t.test('the dashboard reads every included record and saves the whole event back', async (t) => {
+      const shown = await organizer.adapter('GET', `/v1/events/${identifier}`, { query: { include: DASHBOARD } });
+      t.equal(shown.status, 200, JSON.stringify(shown.body?.errors));
+      const types = new Set(shown.body.included.map((r: { type: string }) => r.type));
+      for (const kind of ['event-topic', 'event-sub-topic', 'event-type', 'event-copyright', 'tax', 'user'])
+        t.ok(types.has(kind), `${kind} included`);
+      const rels = shown.body.data.relationships;
+      t.equal(rels['stripe-authorization'].data, null, 'no Stripe authorization here');
+      t.strictSame(rels.owner.data, { type: 'user', id: cast.owner.id });
+      const tax = shown.body.included.find((r: { type: string }) => r.type === 'tax');
+      t.equal(tax.attributes['tax-id'], 'DE999', 'the organizer reads the invoicing details');
+
+      // Every relationship the dashboard loaded goes back as read; attributes as read, with one change.
+      const loaded = Object.fromEntries(
+        [
+          'event-topic',
+          'event-sub-topic',
+          'event-type',
+          'event-copyright',
+          'tax',
+          'owner',
+          'organizers',
+          'coorganizers',
+          'track-organizers',
+          'registrars',
+          'moderators',
+          'stripe-authorization',
+        ].map((name) => [name, { data: rels[name].data }]),
+      );
+      const {
+        identifier: _id,
+        'thumbnail-image-url': _a,
+        'large-image-url': _b,
+        'icon-image-url': _d,
+        'created-at': _e,
+        ...now
+      } = shown.body.data.attributes;
+      const saved = await organizer.adapter('PATCH', `/v1/events/${identifier}`, {
+        body: {
+          data: {
+            type: 'event',
+            id: event.id,
+            attributes: { ...now, 'refund-policy': 'Refunds until a week before' },
+            relationships: loaded,
+          },
+        },
+      });
+      t.equal(saved.status, 200, JSON.stringify(saved.body?.errors));
+      t.equal(saved.body.data.attributes['refund-policy'], 'Refunds until a week before');
+    });
+
+    t.test(
+      'the public page reads the published event, its speakers call and tax without private details',
+      async (t) => {
+        const visitor = frontEnd(apiHost);
+        const page = await visitor.adapter('GET', `/v1/events/${identifier}`, {
+          query: { include: PUBLIC_PAGE, cache: 'true', public: 'true' },
+        });
+        t.equal(page.status, 200, JSON.stringify(page.body?.errors));
+        const byType = (kind: string) => page.body.included.filter((r: { type: string }) => r.type === kind);
+        t.equal(byType('speakers-call')[0].attributes.announcement, 'Send us your robots');
+        t.notOk('tax-id' in byType('tax')[0].attributes, 'no invoicing details for a visitor');
+        t.equal(byType('event-copyright')[0].attributes.holder, 'Robot Society');
+        const tickets = await visitor.adapter('GET', `/v1/events/${event.id}/tickets`, {
+          query: { 'page[size]': 0, cache: 'true', public: 'true' },
+        });
+        t.strictSame(tickets.body.data.map((r: { attributes: { name: string } }) => r.attributes.name).sort(), [
+          'Standard',
+          'Supporter',
+        ]);
+      },
+    );
+  },
+);

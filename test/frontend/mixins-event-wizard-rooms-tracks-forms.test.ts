@@ -17,8 +17,16 @@ const event = { data: { type: 'event', id: published.event } };
 const organizer = frontEnd(base, cast.organizer.token);
 
 /** Creates with POST, then saves the record read back with `change` applied, as ember-data does. */
-async function createThenSave(t: Test, path: string, type: string, attributes: Record<string, unknown>, change: Record<string, unknown>) {
-  const created = await organizer.adapter('POST', `/v1/${path}`, { body: { data: { type, attributes, relationships: { event } } } });
+async function createThenSave(
+  t: Test,
+  path: string,
+  type: string,
+  attributes: Record<string, unknown>,
+  change: Record<string, unknown>,
+) {
+  const created = await organizer.adapter('POST', `/v1/${path}`, {
+    body: { data: { type, attributes, relationships: { event } } },
+  });
   t.equal(created.status, 201, `${type} created: ${JSON.stringify(created.body?.errors)}`);
   const { id, attributes: read } = created.body.data;
   const names = Object.keys(attributes);
@@ -32,10 +40,19 @@ async function createThenSave(t: Test, path: string, type: string, attributes: R
 
 t.test('a room: app/models/microlocation.ts:6-15', async (t) => {
   const attributes = {
-    name: 'Main hall', floor: null, latitude: null, 'hidden-in-scheduler': false, longitude: null, position: 0,
-    'is-chat-enabled': false, 'is-global-event-room': false,
+    name: 'Main hall',
+    floor: null,
+    latitude: null,
+    'hidden-in-scheduler': false,
+    longitude: null,
+    position: 0,
+    'is-chat-enabled': false,
+    'is-global-event-room': false,
   };
-  const { created, saved } = await createThenSave(t, 'microlocations', 'microlocation', attributes, { 'is-chat-enabled': true, 'is-global-event-room': true });
+  const { created, saved } = await createThenSave(t, 'microlocations', 'microlocation', attributes, {
+    'is-chat-enabled': true,
+    'is-global-event-room': true,
+  });
   t.match(created.attributes, { 'is-chat-enabled': false, 'is-global-event-room': false });
   t.match(saved.attributes, { 'is-chat-enabled': true, 'is-global-event-room': true }, 'stored');
 });
@@ -55,33 +72,67 @@ t.test('a track: app/models/track.js:7-11; font-color is computed and sent back 
 t.test('a custom field: app/models/custom-form.js:67-83 (formID is sent as form-id)', async (t) => {
   // custom-form-input.ts:164-181, with the model's defaults for the rest.
   const attributes = {
-    'field-identifier': 'shirt-size', form: 'speaker', type: 'select', name: 'Shirt size', 'is-required': false, 'is-public': false,
-    'is-included': true, 'is-fixed': false, position: null, 'is-complex': true, description: 'text', 'form-id': '',
-    min: 0, max: 10,
+    'field-identifier': 'shirt-size',
+    form: 'speaker',
+    type: 'select',
+    name: 'Shirt size',
+    'is-required': false,
+    'is-public': false,
+    'is-included': true,
+    'is-fixed': false,
+    position: null,
+    'is-complex': true,
+    description: 'text',
+    'form-id': '',
+    min: 0,
+    max: 10,
     translations: [
       { name: 'Taille', code: 'fr', language_code: 'fr', isDeleted: false },
       { id: '3', form_id: '', name: 'Größe', code: 'de', language_code: 'de', isDeleted: true },
     ],
-    'main-language': 'en', 'is-allow-edit': false,
+    'main-language': 'en',
+    'is-allow-edit': false,
   };
-  const created = await organizer.adapter('POST', '/v1/custom-forms', { body: { data: { type: 'custom-form', attributes, relationships: { event } } } });
+  const created = await organizer.adapter('POST', '/v1/custom-forms', {
+    body: { data: { type: 'custom-form', attributes, relationships: { event } } },
+  });
   t.equal(created.status, 201, JSON.stringify(created.body?.errors));
-  t.match(created.body.data.attributes, { 'is-complex': true, 'form-id': '', min: 0, max: 10, 'main-language': 'en', 'is-allow-edit': false });
-  t.same(created.body.data.attributes.translations, [{ name: 'Taille', code: 'fr', language_code: 'fr', isDeleted: false }], 'deleted translations dropped');
+  t.match(created.body.data.attributes, {
+    'is-complex': true,
+    'form-id': '',
+    min: 0,
+    max: 10,
+    'main-language': 'en',
+    'is-allow-edit': false,
+  });
+  t.same(
+    created.body.data.attributes.translations,
+    [{ name: 'Taille', code: 'fr', language_code: 'fr', isDeleted: false }],
+    'deleted translations dropped',
+  );
   const id = created.body.data.id;
   const saved = await organizer.adapter('PATCH', `/v1/custom-forms/${id}`, {
     body: {
       data: {
         type: 'custom-form',
         id,
-        attributes: { ...attributes, translations: created.body.data.attributes.translations, position: 0, min: 1, max: 3, 'is-allow-edit': true },
+        attributes: {
+          ...attributes,
+          translations: created.body.data.attributes.translations,
+          position: 0,
+          min: 1,
+          max: 3,
+          'is-allow-edit': true,
+        },
         relationships: { event },
       },
     },
   });
   t.equal(saved.status, 200, JSON.stringify(saved.body?.errors));
   t.match(saved.body.data.attributes, { min: 1, max: 3, 'is-allow-edit': true });
-  const bounds = await organizer.adapter('PATCH', `/v1/custom-forms/${id}`, { body: { data: { type: 'custom-form', id, attributes: { min: 5 } } } });
+  const bounds = await organizer.adapter('PATCH', `/v1/custom-forms/${id}`, {
+    body: { data: { type: 'custom-form', id, attributes: { min: 5 } } },
+  });
   t.equal(bounds.status, 422, 'min above the stored max');
   t.same(bounds.body.errors[0].source, { pointer: '/data/attributes/max' });
 });

@@ -18,49 +18,109 @@ const event = await createEvent(app, cast, 'Wizard Conf', 'draft');
 const owner = frontEnd(apiHost, cast.owner.token);
 const ofEvent = { event: linkage('event', event.id) };
 
-t.test('tickets: a new ticket goes out with every attribute and an empty orders list; an update sends it back', async (t) => {
-  // A new record's many-to-many `orders` (inverse of order.tickets) is serialised as an empty list.
-  const body = { data: { type: 'ticket', attributes: ticketAttributes({ name: 'Early bird', quantity: 50 }), relationships: { ...ofEvent, orders: { data: [] } } } };
-  const created = await owner.adapter('POST', '/v1/tickets', { body });
-  t.equal(created.status, 201, JSON.stringify(created.body.errors ?? ''));
-  const ticket = created.body.data;
-  t.match(ticket.attributes, { name: 'Early bird', type: 'free', quantity: 50, 'min-order': 1, 'max-order': 10, 'is-fee-absorbed': true, 'form-id': '', 'badge-id': '' });
-  t.equal(ticket.relationships.event.data.id, event.id);
+t.test(
+  'tickets: a new ticket goes out with every attribute and an empty orders list; an update sends it back',
+  async (t) => {
+    // A new record's many-to-many `orders` (inverse of order.tickets) is serialised as an empty list.
+    const body = {
+      data: {
+        type: 'ticket',
+        attributes: ticketAttributes({ name: 'Early bird', quantity: 50 }),
+        relationships: { ...ofEvent, orders: { data: [] } },
+      },
+    };
+    const created = await owner.adapter('POST', '/v1/tickets', { body });
+    t.equal(created.status, 201, JSON.stringify(created.body.errors ?? ''));
+    const ticket = created.body.data;
+    t.match(ticket.attributes, {
+      name: 'Early bird',
+      type: 'free',
+      quantity: 50,
+      'min-order': 1,
+      'max-order': 10,
+      'is-fee-absorbed': true,
+      'form-id': '',
+      'badge-id': '',
+    });
+    t.equal(ticket.relationships.event.data.id, event.id);
 
-  const paid = await owner.adapter('POST', '/v1/tickets', {
-    body: { data: { type: 'ticket', attributes: ticketAttributes({ name: 'Paid', type: 'paid', price: 25.5, quantity: 5, 'max-order': 5 }), relationships: ofEvent } },
-  });
-  t.equal(paid.status, 201);
-  t.equal(paid.body.data.attributes.price, 25.5);
+    const paid = await owner.adapter('POST', '/v1/tickets', {
+      body: {
+        data: {
+          type: 'ticket',
+          attributes: ticketAttributes({ name: 'Paid', type: 'paid', price: 25.5, quantity: 5, 'max-order': 5 }),
+          relationships: ofEvent,
+        },
+      },
+    });
+    t.equal(paid.status, 201);
+    t.equal(paid.body.data.attributes.price, 25.5);
 
-  const update = { data: { type: 'ticket', id: ticket.id, attributes: { ...ticket.attributes, description: 'Cheaper', 'max-order': 60 }, relationships: { ...ofEvent, orders: { data: [] } } } };
-  delete update.data.attributes['deleted-at'];
-  const bad = await owner.adapter('PATCH', `/v1/tickets/${ticket.id}`, { body: update });
-  t.equal(bad.status, 422, 'max-order above the stored quantity');
-  t.equal(bad.body.errors[0].source.pointer, '/data/attributes/quantity');
-  update.data.attributes['max-order'] = Math.min(60, 50);
-  const ok = await owner.adapter('PATCH', `/v1/tickets/${ticket.id}`, { body: update });
-  t.equal(ok.status, 200);
-  t.equal(ok.body.data.attributes.description, 'Cheaper');
-});
+    const update = {
+      data: {
+        type: 'ticket',
+        id: ticket.id,
+        attributes: { ...ticket.attributes, description: 'Cheaper', 'max-order': 60 },
+        relationships: { ...ofEvent, orders: { data: [] } },
+      },
+    };
+    delete update.data.attributes['deleted-at'];
+    const bad = await owner.adapter('PATCH', `/v1/tickets/${ticket.id}`, { body: update });
+    t.equal(bad.status, 422, 'max-order above the stored quantity');
+    t.equal(bad.body.errors[0].source.pointer, '/data/attributes/quantity');
+    update.data.attributes['max-order'] = Math.min(60, 50);
+    const ok = await owner.adapter('PATCH', `/v1/tickets/${ticket.id}`, { body: update });
+    t.equal(ok.status, 200);
+    t.equal(ok.body.data.attributes.description, 'Cheaper');
+  },
+);
 
 t.test('tax: saved with the event linkage; the event then links it', async (t) => {
-  const res = await owner.adapter('POST', '/v1/taxes', { body: { data: { type: 'tax', attributes: taxAttributes({ 'tax-id': 'DE123', email: 'tax@example.org' }), relationships: ofEvent } } });
+  const res = await owner.adapter('POST', '/v1/taxes', {
+    body: {
+      data: {
+        type: 'tax',
+        attributes: taxAttributes({ 'tax-id': 'DE123', email: 'tax@example.org' }),
+        relationships: ofEvent,
+      },
+    },
+  });
   t.equal(res.status, 201, JSON.stringify(res.body.errors ?? ''));
-  t.match(res.body.data.attributes, { name: 'VAT', rate: 19, 'tax-id': 'DE123', email: 'tax@example.org', 'is-tax-included-in-price': false });
-  const again = await owner.adapter('POST', '/v1/taxes', { body: { data: { type: 'tax', attributes: taxAttributes(), relationships: ofEvent } } });
+  t.match(res.body.data.attributes, {
+    name: 'VAT',
+    rate: 19,
+    'tax-id': 'DE123',
+    email: 'tax@example.org',
+    'is-tax-included-in-price': false,
+  });
+  const again = await owner.adapter('POST', '/v1/taxes', {
+    body: { data: { type: 'tax', attributes: taxAttributes(), relationships: ofEvent } },
+  });
   t.equal(again.status, 409, 'one tax per event');
   t.equal(again.body.errors[0].source.pointer, '/data/relationships/event');
 });
 
 t.test('speakers call: the sessions-speakers step saves one', async (t) => {
-  const body = { data: { type: 'speakers-call', attributes: speakersCallAttributes({ announcement: 'Send talks' }), relationships: ofEvent } };
+  const body = {
+    data: {
+      type: 'speakers-call',
+      attributes: speakersCallAttributes({ announcement: 'Send talks' }),
+      relationships: ofEvent,
+    },
+  };
   const res = await owner.adapter('POST', '/v1/speakers-calls', { body });
   t.equal(res.status, 201, JSON.stringify(res.body.errors ?? ''));
   t.match(res.body.data.attributes, { announcement: 'Send talks', privacy: 'public', 'soft-ends-at': null });
   const id = res.body.data.id;
   const swapped = await owner.adapter('PATCH', `/v1/speakers-calls/${id}`, {
-    body: { data: { type: 'speakers-call', id, attributes: { 'ends-at': speakersCallAttributes()['starts-at'] }, relationships: ofEvent } },
+    body: {
+      data: {
+        type: 'speakers-call',
+        id,
+        attributes: { 'ends-at': speakersCallAttributes()['starts-at'] },
+        relationships: ofEvent,
+      },
+    },
   });
   t.equal(swapped.status, 422, 'ends-at not after the stored starts-at');
   t.equal(swapped.body.errors[0].source.pointer, '/data/attributes/ends-at');
@@ -68,7 +128,13 @@ t.test('speakers call: the sessions-speakers step saves one', async (t) => {
 
 t.test('stripe authorization: refused (no Stripe here); the event keeps a null stripe-authorization', async (t) => {
   // app/models/stripe-authorization.js:5-6: both attributes are sent.
-  const body = { data: { type: 'stripe-authorization', attributes: { 'stripe-auth-code': 'ac_123', 'stripe-publishable-key': null }, relationships: ofEvent } };
+  const body = {
+    data: {
+      type: 'stripe-authorization',
+      attributes: { 'stripe-auth-code': 'ac_123', 'stripe-publishable-key': null },
+      relationships: ofEvent,
+    },
+  };
   const res = await owner.adapter('POST', '/v1/stripe-authorizations', { body });
   t.equal(res.status, 422);
   t.equal(res.body.errors[0].source.pointer, '/data/attributes/stripe-auth-code');
@@ -94,7 +160,11 @@ t.test('the dashboard reads the event with tax and stripe-authorization and PATC
         type: 'event',
         id: event.id,
         attributes: { name: 'Wizard Conf' },
-        relationships: { tax: { data: rels.tax.data }, 'stripe-authorization': { data: null }, 'speakers-call': linkage('speakers-call', call.id) },
+        relationships: {
+          tax: { data: rels.tax.data },
+          'stripe-authorization': { data: null },
+          'speakers-call': linkage('speakers-call', call.id),
+        },
       },
     },
   });
@@ -102,7 +172,7 @@ t.test('the dashboard reads the event with tax and stripe-authorization and PATC
   const other = await owner.adapter('PATCH', `/v1/events/${event.id}`, {
     body: { data: { type: 'event', id: event.id, relationships: { tax: { data: null } } } },
   });
-  t.equal(other.status, 422, 'the tax link is the tax record\'s to change');
+  t.equal(other.status, 422, "the tax link is the tax record's to change");
 });
 
 t.test('the wizard lists the event tickets (related, page[size]=0)', async (t) => {

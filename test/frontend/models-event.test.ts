@@ -22,7 +22,14 @@ const cast = await createCast(app);
 const base = await listening(app);
 const admin = cast.admin.token;
 const topic = await create(app, admin, 'event-topics', 'event-topic', { name: 'Science & Technology' });
-const subTopic = await create(app, admin, 'event-sub-topics', 'event-sub-topic', { name: 'Robotics' }, { 'event-topic': rel('event-topic', topic) });
+const subTopic = await create(
+  app,
+  admin,
+  'event-sub-topics',
+  'event-sub-topic',
+  { name: 'Robotics' },
+  { 'event-topic': rel('event-topic', topic) },
+);
 const type = await create(app, admin, 'event-types', 'event-type', { name: 'Conference' });
 const organizer = frontEnd(base, cast.owner.token);
 
@@ -62,11 +69,14 @@ let created: { id: string; identifier: string; read: Record<string, unknown> };
 
 t.test('POST /v1/events with the full body of a new event, as a user with no role anywhere', async (t) => {
   const attributes = { ...fresh(), ...filledIn };
-  const res = await organizer.adapter('POST', '/v1/events', { body: { data: { attributes, relationships: chosen, type: 'event' } } });
+  const res = await organizer.adapter('POST', '/v1/events', {
+    body: { data: { attributes, relationships: chosen, type: 'event' } },
+  });
   t.equal(res.status, 201, JSON.stringify(res.body?.errors));
   const read = res.body.data.attributes;
   for (const [name, value] of Object.entries(attributes)) {
-    if (name === 'schedule-published-on' || name === 'starts-at' || name === 'ends-at') t.equal(Date.parse(read[name]), Date.parse(value as string), name);
+    if (name === 'schedule-published-on' || name === 'starts-at' || name === 'ends-at')
+      t.equal(Date.parse(read[name]), Date.parse(value as string), name);
     else t.strictSame(read[name], value, name);
   }
   t.equal(read['document-links'], null, 'document-links (left out while undefined) is null');
@@ -79,11 +89,20 @@ t.test('POST /v1/events with the full body of a new event, as a user with no rol
 });
 
 t.test('PATCH of the same full record: the dashboard saves what it read, with its own changes', async (t) => {
-  const shown = await organizer.adapter('GET', `/v1/events/${created.identifier}`, { query: { include: 'event-topic,event-sub-topic,event-type' } });
+  const shown = await organizer.adapter('GET', `/v1/events/${created.identifier}`, {
+    query: { include: 'event-topic,event-sub-topic,event-type' },
+  });
   t.equal(shown.status, 200);
   const read = shown.body.data.attributes;
   // The model drops its readOnly attributes (identifier, image variants, created-at, *-url exports) before sending.
-  const { identifier: _i, 'thumbnail-image-url': _t, 'large-image-url': _l, 'icon-image-url': _c, 'created-at': _a, ...sent } = read;
+  const {
+    identifier: _i,
+    'thumbnail-image-url': _t,
+    'large-image-url': _l,
+    'icon-image-url': _c,
+    'created-at': _a,
+    ...sent
+  } = read;
   const attributes = {
     ...sent,
     name: 'Robot Summit 2030',
@@ -97,7 +116,9 @@ t.test('PATCH of the same full record: the dashboard saves what it read, with it
     // Loaded with the record: the owner is written back as read (a read-only relationship sent unchanged).
     owner: rel('user', cast.owner.id),
   };
-  const res = await organizer.adapter('PATCH', `/v1/events/${created.identifier}`, { body: { data: { id: created.id, attributes, relationships, type: 'event' } } });
+  const res = await organizer.adapter('PATCH', `/v1/events/${created.identifier}`, {
+    body: { data: { id: created.id, attributes, relationships, type: 'event' } },
+  });
   t.equal(res.status, 200, JSON.stringify(res.body?.errors));
   t.match(res.body.data.attributes, {
     name: 'Robot Summit 2030',
@@ -108,7 +129,11 @@ t.test('PATCH of the same full record: the dashboard saves what it read, with it
     'is-stripe-linked': false,
     'payment-currency': 'EUR',
   });
-  t.strictSame(shown.body.included.map((r: { type: string }) => r.type).sort(), ['event-sub-topic', 'event-topic', 'event-type']);
+  t.strictSame(shown.body.included.map((r: { type: string }) => r.type).sort(), [
+    'event-sub-topic',
+    'event-topic',
+    'event-type',
+  ]);
 });
 
 t.test('admin-only flags: organizers send them back unchanged, only administrators change them', async (t) => {
@@ -133,16 +158,36 @@ t.test('admin-only flags: organizers send them back unchanged, only administrato
   t.match(newFeatured.body.errors[0], { source: { pointer: '/data/attributes/is-promoted' } });
 });
 
-t.test('document links need a name and a link once documents are enabled (app/controllers/events/view/documents.js:12-13)', async (t) => {
-  const path = `/v1/events/${created.identifier}`;
-  // The documents page starts an enabled event's list with one empty entry.
-  const empty = await organizer.adapter('PATCH', path, {
-    body: { data: { id: created.id, type: 'event', attributes: { 'document-links': [{ name: 'Map', link: 'https://example.org/a.pdf' }, { name: '', link: '' }] } } },
-  });
-  t.equal(empty.status, 422);
-  t.match(empty.body.errors[0], { source: { pointer: '/data/attributes/document-links/1' }, detail: /name/ });
-  const disabled = await organizer.adapter('PATCH', path, {
-    body: { data: { id: created.id, type: 'event', attributes: { 'is-document-enabled': false, 'document-links': [{ name: '', link: '' }] } } },
-  });
-  t.equal(disabled.status, 200, 'kept as drafted while documents are off');
-});
+t.test(
+  'document links need a name and a link once documents are enabled (app/controllers/events/view/documents.js:12-13)',
+  async (t) => {
+    const path = `/v1/events/${created.identifier}`;
+    // The documents page starts an enabled event's list with one empty entry.
+    const empty = await organizer.adapter('PATCH', path, {
+      body: {
+        data: {
+          id: created.id,
+          type: 'event',
+          attributes: {
+            'document-links': [
+              { name: 'Map', link: 'https://example.org/a.pdf' },
+              { name: '', link: '' },
+            ],
+          },
+        },
+      },
+    });
+    t.equal(empty.status, 422);
+    t.match(empty.body.errors[0], { source: { pointer: '/data/attributes/document-links/1' }, detail: /name/ });
+    const disabled = await organizer.adapter('PATCH', path, {
+      body: {
+        data: {
+          id: created.id,
+          type: 'event',
+          attributes: { 'is-document-enabled': false, 'document-links': [{ name: '', link: '' }] },
+        },
+      },
+    });
+    t.equal(disabled.status, 200, 'kept as drafted while documents are off');
+  },
+);

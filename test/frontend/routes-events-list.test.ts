@@ -17,30 +17,61 @@ const now = () => new Date().toISOString();
 
 /** An event of `cast.owner`, with `cast.organizer` as organizer and coorganizer both. */
 const event = (name: string, more: Record<string, unknown> = {}) =>
-  create(app, cast.owner.token, 'events', 'event', { ...eventAttributes(name), ...more }, {
-    organizers: { data: [{ type: 'user', id: cast.organizer.id }] },
-    coorganizers: { data: [{ type: 'user', id: cast.organizer.id }] },
-  });
+  create(
+    app,
+    cast.owner.token,
+    'events',
+    'event',
+    { ...eventAttributes(name), ...more },
+    {
+      organizers: { data: [{ type: 'user', id: cast.organizer.id }] },
+      coorganizers: { data: [{ type: 'user', id: cast.organizer.id }] },
+    },
+  );
 // Next month, whenever this runs: live (published, not ended).
-const live = await event('Live', { 'starts-at': new Date(Date.now() + 30 * 86_400_000).toISOString(), 'ends-at': new Date(Date.now() + 31 * 86_400_000).toISOString() });
+const live = await event('Live', {
+  'starts-at': new Date(Date.now() + 30 * 86_400_000).toISOString(),
+  'ends-at': new Date(Date.now() + 31 * 86_400_000).toISOString(),
+});
 const past = await event('Past', { 'starts-at': '2020-01-01T09:00:00Z', 'ends-at': '2020-01-02T09:00:00Z' });
 const draft = await event('Draft', { state: 'draft' });
 const theirs = await create(app, cast.other.token, 'events', 'event', eventAttributes('Not mine'));
 
 const TABS: Record<string, unknown[]> = {
-  live: [{ name: 'state', op: 'eq', val: 'published' }, { or: [{ name: 'starts-at', op: 'ge', val: now() }, { and: [{ name: 'starts-at', op: 'le', val: now() }, { name: 'ends-at', op: 'gt', val: now() }] }] }],
-  past: [{ name: 'ends-at', op: 'lt', val: now() }, { name: 'state', op: 'eq', val: 'published' }],
+  live: [
+    { name: 'state', op: 'eq', val: 'published' },
+    {
+      or: [
+        { name: 'starts-at', op: 'ge', val: now() },
+        {
+          and: [
+            { name: 'starts-at', op: 'le', val: now() },
+            { name: 'ends-at', op: 'gt', val: now() },
+          ],
+        },
+      ],
+    },
+  ],
+  past: [
+    { name: 'ends-at', op: 'lt', val: now() },
+    { name: 'state', op: 'eq', val: 'published' },
+  ],
   draft: [{ name: 'state', op: 'eq', val: 'draft' }],
 };
 
 t.test("each tab lists the user's events of that state, once, whatever roles the user holds", async (t) => {
-  for (const [user, role] of [[cast.owner, 'owner'], [cast.organizer, 'organizer and coorganizer']] as const) {
+  for (const [user, role] of [
+    [cast.owner, 'owner'],
+    [cast.organizer, 'organizer and coorganizer'],
+  ] as const) {
     const client = frontEnd(base, user.token);
     const me = await client.adapter('GET', `/v1/users/${user.id}`);
     const related = me.body.data.relationships.events.links.related as string;
     t.equal(related, `/v1/users/${user.id}/events`, `${role}: the relationship the route queries`);
     const ids = async (tab: string) => {
-      const res = await client.adapter('GET', related, { query: { filter: TABS[tab], 'page[size]': 10, 'page[number]': 1 } });
+      const res = await client.adapter('GET', related, {
+        query: { filter: TABS[tab], 'page[size]': 10, 'page[number]': 1 },
+      });
       t.equal(res.status, 200);
       return res.body.data.map((e: { id: string }) => e.id);
     };
@@ -55,5 +86,8 @@ t.test("another user's events are theirs alone", async (t) => {
   const res = await frontEnd(base, cast.other.token).adapter('GET', `/v1/users/${cast.owner.id}/events`);
   t.equal(res.status, 403);
   const own = await frontEnd(base, cast.other.token).adapter('GET', `/v1/users/${cast.other.id}/events`);
-  t.strictSame(own.body.data.map((e: { id: string }) => e.id), [theirs]);
+  t.strictSame(
+    own.body.data.map((e: { id: string }) => e.id),
+    [theirs],
+  );
 });

@@ -25,7 +25,11 @@ t.test('the states map: each state offers exactly the moves the API accepts', as
     t.strictSame(Object.keys(map.organizer[state]!), ORGANIZER_MOVES[state], `organizer buttons from ${state}`);
     t.strictSame(Object.keys(map.speaker[state]!), SPEAKER_MOVES[state], `speaker moves from ${state}`);
   }
-  t.strictSame((await frontEnd(base).loader('GET', '/v1/sessions/states')).body, map, 'public: the same without a login');
+  t.strictSame(
+    (await frontEnd(base).loader('GET', '/v1/sessions/states')).body,
+    map,
+    'public: the same without a login',
+  );
 });
 
 t.test('a button the map offers is a move the API makes', async (t) => {
@@ -33,7 +37,9 @@ t.test('a button the map offers is a move the API makes', async (t) => {
   const session = world.published.session;
   const organizer = frontEnd(base, world.cast.organizer.token);
   const [target] = Object.keys(map.organizer.accepted);
-  const res = await organizer.adapter('PATCH', `/v1/sessions/${session}`, { body: { data: { type: 'session', id: session, attributes: { state: target } } } });
+  const res = await organizer.adapter('PATCH', `/v1/sessions/${session}`, {
+    body: { data: { type: 'session', id: session, attributes: { state: target } } },
+  });
   t.equal(res.status, 200, `accepted -> ${target!}`);
   t.equal(res.body.data.attributes.state, target);
 });

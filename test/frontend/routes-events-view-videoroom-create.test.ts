@@ -37,32 +37,66 @@ t.test('a stream of one room, with Jitsi options (videoroom/create?room=)', asyn
   t.equal(res.status, 201);
   const id = res.body.data.id;
   t.match(res.body.data.attributes, {
-    name: 'Room 1', password: 'letmein', extra: { jitsi_options: { muteOnStart: true, hideCamOnStart: false } },
-    'is-chat-enabled': false, 'is-global-event-room': false, 'chat-room-name': `Room-1-${id}`,
+    name: 'Room 1',
+    password: 'letmein',
+    extra: { jitsi_options: { muteOnStart: true, hideCamOnStart: false } },
+    'is-chat-enabled': false,
+    'is-global-event-room': false,
+    'chat-room-name': `Room-1-${id}`,
   });
-  t.equal(res.body.data.relationships.event.data, null, 'a stream of rooms is not the event\'s own');
+  t.equal(res.body.data.relationships.event.data, null, "a stream of rooms is not the event's own");
   // The room list (app/routes/events/view/videoroom/list.js:28-38) reads each room's stream.
-  const rooms = await organizer.adapter('GET', `/v1/events/${event}/microlocations`, { query: { include: 'video-stream', 'page[size]': 25, 'page[number]': 1 } });
+  const rooms = await organizer.adapter('GET', `/v1/events/${event}/microlocations`, {
+    query: { include: 'video-stream', 'page[size]': 25, 'page[number]': 1 },
+  });
   const room = rooms.body.data.find((r: { id: string }) => r.id === records.microlocation);
   t.strictSame(room.relationships['video-stream'].data, { type: 'video-stream', id });
   const linked = await organizer.adapter('GET', `/v1/video-streams/${id}/rooms`);
-  t.strictSame(linked.body.data.map((r: { id: string }) => r.id), [records.microlocation]);
+  t.strictSame(
+    linked.body.data.map((r: { id: string }) => r.id),
+    [records.microlocation],
+  );
   // The edit form saves the record as read back (the read-only chat-room-name unchanged), moving nothing.
   const saved = await organizer.adapter('PATCH', `/v1/video-streams/${id}`, {
-    body: { data: { id, type: 'video-stream', attributes: { ...res.body.data.attributes, name: 'Room 1 live' }, relationships: body.data.relationships } },
+    body: {
+      data: {
+        id,
+        type: 'video-stream',
+        attributes: { ...res.body.data.attributes, name: 'Room 1 live' },
+        relationships: body.data.relationships,
+      },
+    },
   });
   t.equal(saved.status, 200);
   t.equal(saved.body.data.attributes.name, 'Room 1 live');
   // A YouTube stream (videoroom-form.js:305): autoplay and loop.
   const youtube = await organizer.adapter('PATCH', `/v1/video-streams/${id}`, {
-    body: { data: { id, type: 'video-stream', attributes: { url: 'https://www.youtube.com/watch?v=abc', extra: { autoplay: true, loop: false } } } },
+    body: {
+      data: {
+        id,
+        type: 'video-stream',
+        attributes: { url: 'https://www.youtube.com/watch?v=abc', extra: { autoplay: true, loop: false } },
+      },
+    },
   });
   t.match(youtube.body.data.attributes.extra, { autoplay: true, loop: false });
 });
 
 t.test("the event's own stream (videoroom/create?event=): rooms left out, the event named", async (t) => {
   const res = await organizer.adapter('POST', '/v1/video-streams', {
-    body: { data: { type: 'video-stream', attributes: { name: 'Video Conf', url: 'https://meet.example.org/b/video-conf', extra: { bbb_options: { record: true, autoStartRecording: false, muteOnStart: true, endCurrentMeeting: false } } }, relationships: { event: { data: { type: 'event', id: event } } } } },
+    body: {
+      data: {
+        type: 'video-stream',
+        attributes: {
+          name: 'Video Conf',
+          url: 'https://meet.example.org/b/video-conf',
+          extra: {
+            bbb_options: { record: true, autoStartRecording: false, muteOnStart: true, endCurrentMeeting: false },
+          },
+        },
+        relationships: { event: { data: { type: 'event', id: event } } },
+      },
+    },
   });
   t.equal(res.status, 201);
   const shown = await frontEnd(base).adapter('GET', `/v1/events/${event}`, { query: { include: 'video-stream' } });
@@ -72,12 +106,21 @@ t.test("the event's own stream (videoroom/create?event=): rooms left out, the ev
 t.test('a signed-in stranger creates no stream; deleting a stream frees its rooms', async (t) => {
   const stranger = frontEnd(base, cast.other.token);
   const res = await stranger.adapter('POST', '/v1/video-streams', {
-    body: { data: { type: 'video-stream', attributes: { name: 'Mine', url: 'https://meet.example.org/mine' }, relationships: { rooms: { data: [{ type: 'microlocation', id: records.microlocation }] } } } },
+    body: {
+      data: {
+        type: 'video-stream',
+        attributes: { name: 'Mine', url: 'https://meet.example.org/mine' },
+        relationships: { rooms: { data: [{ type: 'microlocation', id: records.microlocation }] } },
+      },
+    },
   });
   t.equal(res.status, 403);
   const streams = await organizer.adapter('GET', '/v1/video-streams', { query: { 'page[size]': 0 } });
   t.equal(streams.body.meta.count, 2, "the room's stream and the event's own");
-  t.ok(streams.body.data.every((s: { attributes: Record<string, unknown> }) => typeof s.attributes.url === 'string'), 'an organizer sees the urls in lists too');
+  t.ok(
+    streams.body.data.every((s: { attributes: Record<string, unknown> }) => typeof s.attributes.url === 'string'),
+    'an organizer sees the urls in lists too',
+  );
   const ofRoom = await organizer.adapter('GET', `/v1/microlocations/${records.microlocation}/video-stream`);
   const gone = await organizer.adapter('DELETE', `/v1/video-streams/${ofRoom.body.data.id}`);
   t.equal(gone.status, 200);

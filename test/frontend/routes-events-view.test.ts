@@ -21,10 +21,15 @@ const INCLUDE = 'owner,organizers,coorganizers,track-organizers,registrars,moder
 const LISTS = ['organizers', 'coorganizers', 'track-organizers', 'registrars', 'moderators'] as const;
 
 /** What a save sends back of the relationships the dashboard loaded: each list as read, `owner` too. */
-function saved(read: { id: string; relationships: Record<string, { data: unknown }> }, change: Record<string, string[]> = {}) {
+function saved(
+  read: { id: string; relationships: Record<string, { data: unknown }> },
+  change: Record<string, string[]> = {},
+) {
   const relationships: Record<string, unknown> = { owner: { data: read.relationships.owner!.data } };
   for (const name of LISTS)
-    relationships[name] = { data: change[name] ? change[name]!.map((id) => ({ type: 'user', id })) : read.relationships[name]!.data };
+    relationships[name] = {
+      data: change[name] ? change[name]!.map((id) => ({ type: 'user', id })) : read.relationships[name]!.data,
+    };
   return { data: { type: 'event', id: read.id, attributes: { name: 'Dashboard' }, relationships } };
 }
 
@@ -37,12 +42,18 @@ t.test('the dashboard reads the role lists and saves them back', async (t) => {
 
   const same = await coorganizer.adapter('PATCH', `/v1/events/${event}`, { body: saved(read.body.data) });
   t.equal(same.status, 200, 'a coorganizer saves the event with the lists unchanged');
-  const grab = await coorganizer.adapter('PATCH', `/v1/events/${event}`, { body: saved(read.body.data, { registrars: [cast.coorganizer.id] }) });
+  const grab = await coorganizer.adapter('PATCH', `/v1/events/${event}`, {
+    body: saved(read.body.data, { registrars: [cast.coorganizer.id] }),
+  });
   t.equal(grab.status, 403, 'but changes no list');
 
   const owner = frontEnd(base, cast.owner.token);
   const add = await owner.adapter('PATCH', `/v1/events/${event}`, {
-    body: saved(read.body.data, { 'track-organizers': [cast.other.id], registrars: [cast.speaker.id], moderators: [cast.other.id, cast.speaker.id] }),
+    body: saved(read.body.data, {
+      'track-organizers': [cast.other.id],
+      registrars: [cast.speaker.id],
+      moderators: [cast.other.id, cast.speaker.id],
+    }),
   });
   t.equal(add.status, 200);
   const after = await owner.adapter('GET', `/v1/events/${event}`, { query: { include: INCLUDE } });
@@ -57,27 +68,50 @@ t.test('the dashboard reads the role lists and saves them back', async (t) => {
   t.equal((await other.adapter('DELETE', `/v1/events/${event}`)).status, 403);
   t.equal((await other.adapter('GET', `/v1/events/${event}/orders`)).status, 403);
   const me = await other.adapter('GET', `/v1/users/${cast.other.id}`);
-  t.match(me.body.data.attributes, { 'is-user-track-organizer': true, 'is-user-moderator': true, 'is-user-registrar': false, 'is-user-coorganizer': false });
+  t.match(me.body.data.attributes, {
+    'is-user-track-organizer': true,
+    'is-user-moderator': true,
+    'is-user-registrar': false,
+    'is-user-coorganizer': false,
+  });
   t.strictSame(me.body.data.relationships['marketer-events'].links, {
-    self: `/v1/users/${cast.other.id}/relationships/marketer-events`, related: `/v1/users/${cast.other.id}/marketer-events`,
+    self: `/v1/users/${cast.other.id}/relationships/marketer-events`,
+    related: `/v1/users/${cast.other.id}/marketer-events`,
   });
   t.strictSame((await other.adapter('GET', `/v1/users/${cast.other.id}/marketer-events`)).body.data, []);
 
   // A user sent back with the flags it read (is-user-* are read-only) saves; a changed flag is refused.
   const attrs = me.body.data.attributes;
   const flags = Object.fromEntries(Object.entries(attrs).filter(([k]) => k.startsWith('is-user-')));
-  const put = (a: Record<string, unknown>) => other.adapter('PATCH', `/v1/users/${cast.other.id}`, { body: { data: { type: 'user', id: cast.other.id, attributes: a } } });
+  const put = (a: Record<string, unknown>) =>
+    other.adapter('PATCH', `/v1/users/${cast.other.id}`, {
+      body: { data: { type: 'user', id: cast.other.id, attributes: a } },
+    });
   t.equal((await put({ ...flags, 'first-name': 'Ola' })).status, 200);
   t.equal((await put({ 'is-user-owner': true })).status, 422);
 
   // "My events" (app/routes/events/list.js:86): include roles.role,roles.user.
-  const mine = await other.adapter('GET', `/v1/users/${cast.other.id}/events`, { query: { include: 'roles.role,roles.user' } });
+  const mine = await other.adapter('GET', `/v1/users/${cast.other.id}/events`, {
+    query: { include: 'roles.role,roles.user' },
+  });
   t.equal(mine.status, 200);
-  t.strictSame(mine.body.data.map((e: { id: string }) => e.id), [event]);
+  t.strictSame(
+    mine.body.data.map((e: { id: string }) => e.id),
+    [event],
+  );
   const roles = mine.body.included.filter((r: { type: string }) => r.type === 'users-events-role');
-  t.strictSame(roles.map((r: { relationships: { role: { data: { id: string } } } }) => r.relationships.role.data.id).sort(), ['moderator', 'track_organizer'],
-    'a track organizer reads only their own roles of the event');
-  const owners = await owner.adapter('GET', `/v1/users/${cast.owner.id}/events`, { query: { include: 'roles.role,roles.user' } });
+  t.strictSame(
+    roles.map((r: { relationships: { role: { data: { id: string } } } }) => r.relationships.role.data.id).sort(),
+    ['moderator', 'track_organizer'],
+    'a track organizer reads only their own roles of the event',
+  );
+  const owners = await owner.adapter('GET', `/v1/users/${cast.owner.id}/events`, {
+    query: { include: 'roles.role,roles.user' },
+  });
   const all = owners.body.included.filter((r: { type: string }) => r.type === 'users-events-role');
-  t.equal(all.length, 7, 'the owner reads every role: owner, organizer, coorganizer, track organizer, registrar, two moderators');
+  t.equal(
+    all.length,
+    7,
+    'the owner reads every role: owner, organizer, coorganizer, track organizer, registrar, two moderators',
+  );
 });

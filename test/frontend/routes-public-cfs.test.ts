@@ -22,10 +22,35 @@ await app.sql`update events set is_sessions_speakers_enabled = true where id = $
 
 /** app/models/speaker.js:14-40, in order: every attr (none is readOnly). */
 const SPEAKER_ATTRIBUTES = [
-  'name', 'email', 'photo-url', 'thumbnail-image-url', 'icon-image-url', 'small-image-url', 'short-biography', 'long-biography',
-  'speaking-experience', 'mobile', 'location', 'website', 'twitter', 'facebook', 'github', 'linkedin', 'mastodon', 'instagram',
-  'organisation', 'is-featured', 'is-email-overridden', 'position', 'country', 'city', 'gender', 'heard-from', 'order',
-  'complex-field-values', 'speaker-positions',
+  'name',
+  'email',
+  'photo-url',
+  'thumbnail-image-url',
+  'icon-image-url',
+  'small-image-url',
+  'short-biography',
+  'long-biography',
+  'speaking-experience',
+  'mobile',
+  'location',
+  'website',
+  'twitter',
+  'facebook',
+  'github',
+  'linkedin',
+  'mastodon',
+  'instagram',
+  'organisation',
+  'is-featured',
+  'is-email-overridden',
+  'position',
+  'country',
+  'city',
+  'gender',
+  'heard-from',
+  'order',
+  'complex-field-values',
+  'speaker-positions',
 ];
 
 /**
@@ -33,10 +58,38 @@ const SPEAKER_ATTRIBUTES = [
  * favourite-count among them (numbers the server computes; the front end sends back what it read).
  */
 const SESSION_ATTRIBUTES = [
-  'title', 'subtitle', 'starts-at', 'ends-at', 'short-abstract', 'long-abstract', 'language', 'level', 'comments', 'state',
-  'website', 'twitter', 'facebook', 'github', 'gitlab', 'linkedin', 'instagram', 'slides', 'video-url', 'audio-url', 'signup-url',
-  'send-email', 'mastodon', 'is-locked', 'is-mail-sent', 'created-at', 'deleted-at', 'submitted-at', 'last-modified-at',
-  'complex-field-values', 'average-rating', 'favourite-count',
+  'title',
+  'subtitle',
+  'starts-at',
+  'ends-at',
+  'short-abstract',
+  'long-abstract',
+  'language',
+  'level',
+  'comments',
+  'state',
+  'website',
+  'twitter',
+  'facebook',
+  'github',
+  'gitlab',
+  'linkedin',
+  'instagram',
+  'slides',
+  'video-url',
+  'audio-url',
+  'signup-url',
+  'send-email',
+  'mastodon',
+  'is-locked',
+  'is-mail-sent',
+  'created-at',
+  'deleted-at',
+  'submitted-at',
+  'last-modified-at',
+  'complex-field-values',
+  'average-rating',
+  'favourite-count',
 ];
 
 /** The record as ember-data holds it after reading `attributes`: the model's attrs, unset ones as null. */
@@ -71,8 +124,17 @@ t.test('a user submits a speaker and a session; the organizer accepts it', async
   });
   t.equal(speakerRes.status, 201, JSON.stringify(speakerRes.body?.errors));
   const speaker = speakerRes.body.data;
-  t.match(speaker.attributes, { location: 'Arlington, VA', order: 0, 'is-email-overridden': false, 'speaker-positions': {} });
-  t.same(speaker.attributes['complex-field-values'], { 'shirt-size': 'L', 'needs-visa': false }, 'complex field values stored');
+  t.match(speaker.attributes, {
+    location: 'Arlington, VA',
+    order: 0,
+    'is-email-overridden': false,
+    'speaker-positions': {},
+  });
+  t.same(
+    speaker.attributes['complex-field-values'],
+    { 'shirt-size': 'L', 'needs-visa': false },
+    'complex field values stored',
+  );
   t.same(speaker.relationships.user.data, { type: 'user', id: user.id }, 'the speaker is the user');
 
   // new-session.js:25-33 (and cfs/index.js) find the user's own speaker by email among the event's:
@@ -81,14 +143,30 @@ t.test('a user submits a speaker and a session; the organizer accepts it', async
     who.adapter('GET', `/v1/events/${published.event}/speakers`, { query: { filter } });
   const mine = await byEmail(fe, [{ name: 'email', op: 'eq', val: user.email }]);
   t.equal(mine.status, 200, JSON.stringify(mine.body?.errors));
-  t.strictSame(mine.body.data.map((s: { id: string }) => s.id), [speaker.id], "the user's own speaker");
+  t.strictSame(
+    mine.body.data.map((s: { id: string }) => s.id),
+    [speaker.id],
+    "the user's own speaker",
+  );
   const stranger = frontEnd(base, cast.speaker.token);
-  t.strictSame((await byEmail(stranger, [{ name: 'email', op: 'eq', val: user.email }])).body.data, [], "another user's address matches nothing");
-  const everyone = (await stranger.adapter('GET', `/v1/events/${published.event}/speakers`, { query: { 'page[size]': 0 } })).body.data.length;
+  t.strictSame(
+    (await byEmail(stranger, [{ name: 'email', op: 'eq', val: user.email }])).body.data,
+    [],
+    "another user's address matches nothing",
+  );
+  const everyone = (
+    await stranger.adapter('GET', `/v1/events/${published.event}/speakers`, { query: { 'page[size]': 0 } })
+  ).body.data.length;
   const negated = await byEmail(stranger, [{ not: { name: 'email', op: 'eq', val: user.email } }]);
   t.equal(negated.body.data.length, everyone, 'nor does its negation tell anything apart');
-  const organizers = await byEmail(frontEnd(base, cast.owner.token), [{ name: 'email', op: 'ilike', val: '%' + user.email.slice(1) }]);
-  t.strictSame(organizers.body.data.map((s: { id: string }) => s.id), [speaker.id], "the event's organizers filter on every speaker's email");
+  const organizers = await byEmail(frontEnd(base, cast.owner.token), [
+    { name: 'email', op: 'ilike', val: `%${user.email.slice(1)}` },
+  ]);
+  t.strictSame(
+    organizers.body.data.map((s: { id: string }) => s.id),
+    [speaker.id],
+    "the event's organizers filter on every speaker's email",
+  );
 
   // new-session.js:19-24: event and creator set, state unset (null); submitted-at defaults to now;
   // the form's "add document" adds {name: '', link: ''} rows (app/components/forms/session-section.js:16-19).
@@ -100,7 +178,10 @@ t.test('a user submits a speaker and a session; the organizer accepts it', async
     level: 'Beginner',
     github: 'https://github.com/grace',
     gitlab: 'https://gitlab.com/grace',
-    slides: [{ name: 'Slides', link: 'https://files.example.org/slides.pdf' }, { name: '', link: '' }],
+    slides: [
+      { name: 'Slides', link: 'https://files.example.org/slides.pdf' },
+      { name: '', link: '' },
+    ],
     'send-email': false,
     'is-locked': false,
     'is-mail-sent': false,
@@ -109,11 +190,18 @@ t.test('a user submits a speaker and a session; the organizer accepts it', async
   };
   const creator = { data: { type: 'user', id: user.id } };
   const created = await fe.adapter('POST', '/v1/sessions', {
-    body: { data: { type: 'session', attributes: sessionAttributes, relationships: { event: { data: event }, creator } } },
+    body: {
+      data: { type: 'session', attributes: sessionAttributes, relationships: { event: { data: event }, creator } },
+    },
   });
   t.equal(created.status, 201, JSON.stringify(created.body?.errors));
   const session = created.body.data;
-  t.match(session.attributes, { state: 'draft', gitlab: 'https://gitlab.com/grace', 'is-locked': false, 'send-email': false });
+  t.match(session.attributes, {
+    state: 'draft',
+    gitlab: 'https://gitlab.com/grace',
+    'is-locked': false,
+    'send-email': false,
+  });
   t.same(session.attributes.slides, sessionAttributes.slides, 'documents stored as sent');
   t.type(session.attributes['last-modified-at'], 'string', 'last-modified-at set');
   t.same(session.relationships.creator.data, creator.data, 'the creator is the user');
@@ -130,7 +218,10 @@ t.test('a user submits a speaker and a session; the organizer accepts it', async
     },
   });
   t.equal(again.status, 200, JSON.stringify(again.body?.errors));
-  t.ok(Date.parse(again.body.data.attributes['last-modified-at']) >= Date.parse(session.attributes['last-modified-at']), 'last-modified-at moves on');
+  t.ok(
+    Date.parse(again.body.data.attributes['last-modified-at']) >= Date.parse(session.attributes['last-modified-at']),
+    'last-modified-at moves on',
+  );
 
   const submitted = await fe.adapter('PATCH', `/v1/sessions/${session.id}`, {
     body: {
@@ -148,7 +239,11 @@ t.test('a user submits a speaker and a session; the organizer accepts it', async
   // The organizer's sessions list (include=speakers), then the accept button saves the whole record.
   const organizer = frontEnd(base, cast.organizer.token);
   const listed = await organizer.adapter('GET', `/v1/events/${published.event}/sessions`, {
-    query: { include: 'speakers,session-type,track', filter: [{ name: 'state', op: 'eq', val: 'submitted' }], 'page[size]': 10 },
+    query: {
+      include: 'speakers,session-type,track',
+      filter: [{ name: 'state', op: 'eq', val: 'submitted' }],
+      'page[size]': 10,
+    },
   });
   t.equal(listed.status, 200);
   const read = listed.body.data.find((s: { id: string }) => s.id === session.id);
@@ -170,11 +265,23 @@ t.test('a user submits a speaker and a session; the organizer accepts it', async
 
   // The organizer locks it; the speaker's next save of the whole record is refused.
   const locked = await organizer.adapter('PATCH', `/v1/sessions/${session.id}`, {
-    body: { data: { type: 'session', id: session.id, attributes: { ...saved(SESSION_ATTRIBUTES, accepted.body.data.attributes), 'is-locked': true } } },
+    body: {
+      data: {
+        type: 'session',
+        id: session.id,
+        attributes: { ...saved(SESSION_ATTRIBUTES, accepted.body.data.attributes), 'is-locked': true },
+      },
+    },
   });
   t.equal(locked.status, 200);
   const late = await fe.adapter('PATCH', `/v1/sessions/${session.id}`, {
-    body: { data: { type: 'session', id: session.id, attributes: { ...saved(SESSION_ATTRIBUTES, locked.body.data.attributes), title: 'Changed' } } },
+    body: {
+      data: {
+        type: 'session',
+        id: session.id,
+        attributes: { ...saved(SESSION_ATTRIBUTES, locked.body.data.attributes), title: 'Changed' },
+      },
+    },
   });
   t.equal(late.status, 403);
   t.same(late.body.errors[0].source, { pointer: '/data/attributes/is-locked' });
@@ -182,56 +289,138 @@ t.test('a user submits a speaker and a session; the organizer accepts it', async
 
   // The speaker edits their speaker (the whole record), but cannot feature themself.
   const speakerBody = (attributes: Record<string, unknown>) => ({
-    body: { data: { type: 'speaker', id: speaker.id, attributes, relationships: { event: { data: event }, user: { data: { type: 'user', id: user.id } } } } },
+    body: {
+      data: {
+        type: 'speaker',
+        id: speaker.id,
+        attributes,
+        relationships: { event: { data: event }, user: { data: { type: 'user', id: user.id } } },
+      },
+    },
   });
-  const edited = await fe.adapter('PATCH', `/v1/speakers/${speaker.id}`, speakerBody({ ...saved(SPEAKER_ATTRIBUTES, speaker.attributes), city: 'Arlington' }));
+  const edited = await fe.adapter(
+    'PATCH',
+    `/v1/speakers/${speaker.id}`,
+    speakerBody({ ...saved(SPEAKER_ATTRIBUTES, speaker.attributes), city: 'Arlington' }),
+  );
   t.equal(edited.status, 200, JSON.stringify(edited.body?.errors));
-  for (const [name, value] of [['is-featured', true], ['order', 3], ['is-email-overridden', true]] as const) {
-    const refused = await fe.adapter('PATCH', `/v1/speakers/${speaker.id}`, speakerBody({ ...saved(SPEAKER_ATTRIBUTES, edited.body.data.attributes), [name]: value }));
+  for (const [name, value] of [
+    ['is-featured', true],
+    ['order', 3],
+    ['is-email-overridden', true],
+  ] as const) {
+    const refused = await fe.adapter(
+      'PATCH',
+      `/v1/speakers/${speaker.id}`,
+      speakerBody({ ...saved(SPEAKER_ATTRIBUTES, edited.body.data.attributes), [name]: value }),
+    );
     t.equal(refused.status, 403, `${name} is the organizers'`);
     t.same(refused.body.errors[0].source, { pointer: `/data/attributes/${name}` });
   }
 });
 
-t.test('an event without is-sessions-speakers-enabled takes no submissions; its organizers still add speakers and sessions', async (t) => {
-  const closed = await create(app, cast.owner.token, 'events', 'event', { ...eventAttributes('Closed Conf'), state: 'published' });
-  const of = { event: { data: { type: 'event', id: closed } } };
-  const user = frontEnd(base, cast.other.token);
-  const flags = { 'send-email': false, 'is-locked': false, 'is-mail-sent': false };
-  const speaker = await user.adapter('POST', '/v1/speakers', {
-    body: { data: { type: 'speaker', attributes: { ...saved(SPEAKER_ATTRIBUTES, {}), name: 'Ada', email: cast.other.email, 'is-featured': false, 'is-email-overridden': false }, relationships: of } },
-  });
-  t.equal(speaker.status, 403);
-  t.match(speaker.body.errors[0], { source: { pointer: '/data/relationships/event' }, detail: /is-sessions-speakers-enabled/ });
-  const session = await user.adapter('POST', '/v1/sessions', {
-    body: { data: { type: 'session', attributes: { ...saved(SESSION_ATTRIBUTES, {}), title: 'Uninvited', ...flags }, relationships: of } },
-  });
-  t.equal(session.status, 403);
-  const organizer = frontEnd(base, cast.owner.token);
-  const added = await organizer.adapter('POST', '/v1/sessions', {
-    body: { data: { type: 'session', attributes: { ...saved(SESSION_ATTRIBUTES, {}), title: 'Keynote', ...flags }, relationships: of } },
-  });
-  t.equal(added.status, 201, JSON.stringify(added.body?.errors));
-});
+t.test(
+  'an event without is-sessions-speakers-enabled takes no submissions; its organizers still add speakers and sessions',
+  async (t) => {
+    const closed = await create(app, cast.owner.token, 'events', 'event', {
+      ...eventAttributes('Closed Conf'),
+      state: 'published',
+    });
+    const of = { event: { data: { type: 'event', id: closed } } };
+    const user = frontEnd(base, cast.other.token);
+    const flags = { 'send-email': false, 'is-locked': false, 'is-mail-sent': false };
+    const speaker = await user.adapter('POST', '/v1/speakers', {
+      body: {
+        data: {
+          type: 'speaker',
+          attributes: {
+            ...saved(SPEAKER_ATTRIBUTES, {}),
+            name: 'Ada',
+            email: cast.other.email,
+            'is-featured': false,
+            'is-email-overridden': false,
+          },
+          relationships: of,
+        },
+      },
+    });
+    t.equal(speaker.status, 403);
+    t.match(speaker.body.errors[0], {
+      source: { pointer: '/data/relationships/event' },
+      detail: /is-sessions-speakers-enabled/,
+    });
+    const session = await user.adapter('POST', '/v1/sessions', {
+      body: {
+        data: {
+          type: 'session',
+          attributes: { ...saved(SESSION_ATTRIBUTES, {}), title: 'Uninvited', ...flags },
+          relationships: of,
+        },
+      },
+    });
+    t.equal(session.status, 403);
+    const organizer = frontEnd(base, cast.owner.token);
+    const added = await organizer.adapter('POST', '/v1/sessions', {
+      body: {
+        data: {
+          type: 'session',
+          attributes: { ...saved(SESSION_ATTRIBUTES, {}), title: 'Keynote', ...flags },
+          relationships: of,
+        },
+      },
+    });
+    t.equal(added.status, 201, JSON.stringify(added.body?.errors));
+  },
+);
 
 t.test('a submission names only the submitter: creator, user, speakers and email', async (t) => {
   const fe = frontEnd(base, cast.other.token);
-  const post = (path: string, type: string, attributes: Record<string, unknown>, relationships: Record<string, unknown>) =>
-    fe.adapter('POST', path, { body: { data: { type, attributes, relationships: { event: { data: event }, ...relationships } } } });
+  const post = (
+    path: string,
+    type: string,
+    attributes: Record<string, unknown>,
+    relationships: Record<string, unknown>,
+  ) =>
+    fe.adapter('POST', path, {
+      body: { data: { type, attributes, relationships: { event: { data: event }, ...relationships } } },
+    });
   const other = { data: { type: 'user', id: cast.speaker.id } };
   const cases: [string, () => ReturnType<typeof post>, string][] = [
     ['speaker user', () => post('/v1/speakers', 'speaker', { name: 'X' }, { user: other }), '/data/relationships/user'],
-    ['speaker email', () => post('/v1/speakers', 'speaker', { name: 'X', email: 'someone.else@example.com' }, {}), '/data/attributes/email'],
+    [
+      'speaker email',
+      () => post('/v1/speakers', 'speaker', { name: 'X', email: 'someone.else@example.com' }, {}),
+      '/data/attributes/email',
+    ],
     [
       "someone else's speaker",
-      () => post('/v1/sessions', 'session', { title: 'X' }, { speakers: { data: [{ type: 'speaker', id: published.speaker }] } }),
+      () =>
+        post(
+          '/v1/sessions',
+          'session',
+          { title: 'X' },
+          { speakers: { data: [{ type: 'speaker', id: published.speaker }] } },
+        ),
       '/data/relationships/speakers',
     ],
-    ['a scheduled session', () => post('/v1/sessions', 'session', { title: 'X', 'starts-at': '2030-05-01T10:00:00.000Z' }, {}), '/data/attributes/starts-at'],
-    ['a locked session', () => post('/v1/sessions', 'session', { title: 'X', 'is-locked': true }, {}), '/data/attributes/is-locked'],
-    ['an accepted session', () => post('/v1/sessions', 'session', { title: 'X', state: 'accepted' }, {}), '/data/attributes/state'],
+    [
+      'a scheduled session',
+      () => post('/v1/sessions', 'session', { title: 'X', 'starts-at': '2030-05-01T10:00:00.000Z' }, {}),
+      '/data/attributes/starts-at',
+    ],
+    [
+      'a locked session',
+      () => post('/v1/sessions', 'session', { title: 'X', 'is-locked': true }, {}),
+      '/data/attributes/is-locked',
+    ],
+    [
+      'an accepted session',
+      () => post('/v1/sessions', 'session', { title: 'X', state: 'accepted' }, {}),
+      '/data/attributes/state',
+    ],
   ];
-  const before = await app.sql`select (select count(*) from sessions) as sessions, (select count(*) from speakers) as speakers`;
+  const before =
+    await app.sql`select (select count(*) from sessions) as sessions, (select count(*) from speakers) as speakers`;
   for (const [what, send, pointer] of cases) {
     const answer = await send();
     t.equal(answer.status, 403, what);
@@ -240,10 +429,17 @@ t.test('a submission names only the submitter: creator, user, speakers and email
   const creator = await post('/v1/sessions', 'session', { title: 'X' }, { creator: other });
   t.equal(creator.status, 422, 'the creator is read-only: only the caller may be named');
   t.same(creator.body.errors?.[0]?.source, { pointer: '/data/relationships/creator' });
-  const after = await app.sql`select (select count(*) from sessions) as sessions, (select count(*) from speakers) as speakers`;
+  const after =
+    await app.sql`select (select count(*) from sessions) as sessions, (select count(*) from speakers) as speakers`;
   t.same(after, before, 'nothing written');
   const draft = await frontEnd(base, cast.other.token).adapter('POST', '/v1/speakers', {
-    body: { data: { type: 'speaker', attributes: { name: 'X' }, relationships: { event: { data: { type: 'event', id: world.draft.event } } } } },
+    body: {
+      data: {
+        type: 'speaker',
+        attributes: { name: 'X' },
+        relationships: { event: { data: { type: 'event', id: world.draft.event } } },
+      },
+    },
   });
   t.equal(draft.status, 404, 'no submissions to an event the user cannot see');
 });

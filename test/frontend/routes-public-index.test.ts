@@ -18,13 +18,31 @@ const of = { event: rel('event', event.id) };
 const token = cast.owner.token;
 const onSale = await create(app, token, 'tickets', 'ticket', ticketAttributes({ name: 'On sale' }), of);
 const hidden = await create(app, token, 'tickets', 'ticket', ticketAttributes({ name: 'Crew', 'is-hidden': true }), of);
-await create(app, token, 'tickets', 'ticket', ticketAttributes({ name: 'Later', 'sales-starts-at': '2031-01-01T00:00:00.000Z', 'sales-ends-at': '2031-02-01T00:00:00.000Z' }), of);
+await create(
+  app,
+  token,
+  'tickets',
+  'ticket',
+  ticketAttributes({
+    name: 'Later',
+    'sales-starts-at': '2031-01-01T00:00:00.000Z',
+    'sales-ends-at': '2031-02-01T00:00:00.000Z',
+  }),
+  of,
+);
 await create(app, token, 'taxes', 'tax', taxAttributes({ 'tax-id': 'DE999', 'contact-name': 'Ann' }), of);
 await create(app, token, 'speakers-calls', 'speakers-call', speakersCallAttributes({ privacy: 'private' }), of);
 
 const now = new Date().toISOString();
 const ticketQuery = {
-  filter: [{ and: [{ name: 'sales-starts-at', op: 'le', val: now }, { name: 'sales-ends-at', op: 'ge', val: now }] }],
+  filter: [
+    {
+      and: [
+        { name: 'sales-starts-at', op: 'le', val: now },
+        { name: 'sales-ends-at', op: 'ge', val: now },
+      ],
+    },
+  ],
   cache: true,
   public: true,
   'page[size]': 0,
@@ -45,12 +63,18 @@ t.test('the public page: event with speakers-call and tax, tickets on sale witho
 
     const tickets = await client.adapter('GET', `/v1/events/${event.id}/tickets`, { query: ticketQuery });
     t.equal(tickets.status, 200);
-    t.same(tickets.body.data.map((d: { id: string }) => d.id), [onSale], 'on sale now, hidden one left out');
+    t.same(
+      tickets.body.data.map((d: { id: string }) => d.id),
+      [onSale],
+      'on sale now, hidden one left out',
+    );
     t.equal(tickets.body.meta.count, 1);
     const direct = await client.adapter('GET', `/v1/tickets/${hidden}`, { query: { public: true } });
     t.equal(direct.status, 404, 'a hidden ticket does not exist for strangers');
   }
-  const organizer = await frontEnd(apiHost, cast.organizer.token).adapter('GET', `/v1/events/${event.id}/tickets`, { query: { 'page[size]': 0 } });
+  const organizer = await frontEnd(apiHost, cast.organizer.token).adapter('GET', `/v1/events/${event.id}/tickets`, {
+    query: { 'page[size]': 0 },
+  });
   t.equal(organizer.body.data.length, 3, 'organizers list every ticket, hidden ones too');
   const tax = await frontEnd(apiHost, cast.coorganizer.token).adapter('GET', `/v1/events/${event.id}/tax`);
   t.equal(tax.body.data.attributes['tax-id'], 'DE999', 'coorganizers read the invoicing details');

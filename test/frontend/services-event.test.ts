@@ -17,8 +17,22 @@ const cast = await createCast(app);
 const full = await createEvent(app, cast, 'Full Conf', 'published');
 await fillEvent(app, cast, full.id);
 const quiet = await createEvent(app, cast, 'Quiet Conf', 'published');
-const speaker = await create(app, cast.owner.token, 'speakers', 'speaker', { name: 'Draft Speaker', email: 'draft@example.com' }, { event: rel('event', quiet.id) });
-await create(app, cast.owner.token, 'sessions', 'session', { title: 'Not yet' }, { event: rel('event', quiet.id), speakers: { data: [{ type: 'speaker', id: speaker }] } });
+const speaker = await create(
+  app,
+  cast.owner.token,
+  'speakers',
+  'speaker',
+  { name: 'Draft Speaker', email: 'draft@example.com' },
+  { event: rel('event', quiet.id) },
+);
+await create(
+  app,
+  cast.owner.token,
+  'sessions',
+  'session',
+  { title: 'Not yet' },
+  { event: rel('event', quiet.id), speakers: { data: [{ type: 'speaker', id: speaker }] } },
+);
 
 /** speakers.js:4-29 */
 const SPEAKERS_FILTER = [
@@ -28,13 +42,25 @@ const SPEAKERS_FILTER = [
     val: {
       and: [
         { name: 'deleted-at', op: 'eq', val: null },
-        { or: [{ name: 'state', op: 'eq', val: 'accepted' }, { name: 'state', op: 'eq', val: 'confirmed' }] },
+        {
+          or: [
+            { name: 'state', op: 'eq', val: 'accepted' },
+            { name: 'state', op: 'eq', val: 'confirmed' },
+          ],
+        },
       ],
     },
   },
 ];
 /** event.ts:57-70 */
-const filters = [{ or: [{ name: 'state', op: 'eq', val: 'confirmed' }, { name: 'state', op: 'eq', val: 'accepted' }] }];
+const filters = [
+  {
+    or: [
+      { name: 'state', op: 'eq', val: 'confirmed' },
+      { name: 'state', op: 'eq', val: 'accepted' },
+    ],
+  },
+];
 
 /**
  * The URL the loader fetches for a path with its query written inline (loader.ts:59,97): query-string
@@ -42,20 +68,34 @@ const filters = [{ or: [{ name: 'state', op: 'eq', val: 'confirmed' }, { name: '
  */
 function loaderUrl(pathAndQuery: string): string {
   const [path, query = ''] = pathAndQuery.split('?');
-  const strict = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const strict = (s: string) =>
+    encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   const pairs = [...new URLSearchParams(query)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `/v1${path}?${pairs.map(([k, v]) => `${strict(k)}=${strict(v)}`).join('&')}`;
 }
 
 // The loader sends the session's token whatever the query says.
 const hasSpeakers = (eventId: string, token?: string) =>
-  frontEnd(base, token).loader('GET', loaderUrl(`/events/${eventId}/speakers?cache=true&public=true&fields[speaker]=id&page[size]=1&filter=${JSON.stringify(SPEAKERS_FILTER)}`));
+  frontEnd(base, token).loader(
+    'GET',
+    loaderUrl(
+      `/events/${eventId}/speakers?cache=true&public=true&fields[speaker]=id&page[size]=1&filter=${JSON.stringify(SPEAKERS_FILTER)}`,
+    ),
+  );
 const hasSessions = (eventId: string, token?: string) =>
-  frontEnd(base, token).loader('GET', loaderUrl(`/events/${eventId}/sessions?cache=true&public=true&fields[session]=id&page[size]=1&filter=${JSON.stringify(filters)}`));
+  frontEnd(base, token).loader(
+    'GET',
+    loaderUrl(
+      `/events/${eventId}/sessions?cache=true&public=true&fields[session]=id&page[size]=1&filter=${JSON.stringify(filters)}`,
+    ),
+  );
 
 t.test('an event with an accepted session shows both tabs: one record, its id only', async (t) => {
   for (const token of [undefined, cast.other.token]) {
-    for (const [what, res, type] of [['speakers', await hasSpeakers(full.identifier, token), 'speaker'], ['sessions', await hasSessions(full.identifier, token), 'session']] as const) {
+    for (const [what, res, type] of [
+      ['speakers', await hasSpeakers(full.identifier, token), 'speaker'],
+      ['sessions', await hasSessions(full.identifier, token), 'session'],
+    ] as const) {
       t.equal(res.status, 200, `${what} ${token ? 'in a session' : 'anonymously'}`);
       t.equal(res.body.data.length, 1);
       t.strictSame(Object.keys(res.body.data[0].attributes), [], 'fields[…]=id: no attributes');

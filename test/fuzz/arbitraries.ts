@@ -10,7 +10,6 @@ import addFormats from 'ajv-formats';
 import { canonicalTimeZone } from '../../src/jsonapi/index.js';
 
 /** A JSON Schema as the document holds it. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Schema = Record<string, any>;
 export interface OpenApiDocument {
   paths: Record<string, Record<string, Schema>>;
@@ -33,10 +32,24 @@ const SMALL_ARRAY = 3;
 const MAX_DEPTH = 12;
 
 /** Time zones that exist in every runtime, with and without daylight saving and odd offsets. */
-const TIME_ZONES = ['UTC', 'Europe/Berlin', 'Asia/Kolkata', 'America/New_York', 'Pacific/Chatham', 'Australia/Adelaide', 'Etc/GMT+5'];
+const TIME_ZONES = [
+  'UTC',
+  'Europe/Berlin',
+  'Asia/Kolkata',
+  'America/New_York',
+  'Pacific/Chatham',
+  'Australia/Adelaide',
+  'Etc/GMT+5',
+];
 
 /** Hosts that never leave this machine: reserved names (RFC 2606) and loopback ports nothing listens on. */
-const SAFE_HOSTS = ['example.invalid', 'media.example.invalid', 'xn--bcher-kva.example.invalid', '127.0.0.1:9', '[::1]:9'];
+const SAFE_HOSTS = [
+  'example.invalid',
+  'media.example.invalid',
+  'xn--bcher-kva.example.invalid',
+  '127.0.0.1:9',
+  '[::1]:9',
+];
 
 let checker: Ajv2020 | undefined;
 /** Ajv with the formats the service knows, to keep only the values a leaf schema accepts. */
@@ -75,15 +88,18 @@ export function resolve(document: OpenApiDocument, schema: Schema): Schema {
 /** allOf as one schema: members and requirements added up, other keywords of the later parts win. */
 function mergeAllOf(document: OpenApiDocument, schema: Schema): Schema {
   const { allOf, ...rest } = schema;
-  return (allOf as Schema[]).map((part) => resolve(document, part)).reduce(
-    (merged, part) => ({
-      ...merged,
-      ...part,
-      properties: { ...merged.properties, ...part.properties },
-      required: [...(merged.required ?? []), ...(part.required ?? [])],
-    }),
-    rest,
-  );
+  return (allOf as Schema[])
+    .map((part) => resolve(document, part))
+    .reduce(
+      (merged, part) => ({
+        // biome-ignore lint/performance/noAccumulatingSpread: a handful of parts, each merged once
+        ...merged,
+        ...part,
+        properties: { ...merged.properties, ...part.properties },
+        required: [...(merged.required ?? []), ...(part.required ?? [])],
+      }),
+      rest,
+    );
 }
 
 const isoDateTime = fc
@@ -98,11 +114,19 @@ const isoDateTime = fc
   );
 
 const safeUrl = fc
-  .tuple(fc.constantFrom('http', 'https'), fc.constantFrom(...SAFE_HOSTS), fc.webPath({ size: 'xsmall' }), fc.option(fc.webQueryParameters({ size: 'xsmall' })))
+  .tuple(
+    fc.constantFrom('http', 'https'),
+    fc.constantFrom(...SAFE_HOSTS),
+    fc.webPath({ size: 'xsmall' }),
+    fc.option(fc.webQueryParameters({ size: 'xsmall' })),
+  )
   .map(([scheme, host, path, query]) => `${scheme}://${host}${path}${query ? `?${query}` : ''}`);
 
 /** Text of every kind: mostly printable ASCII, sometimes any code point (NUL, controls, astral). */
-const textUnit = fc.oneof({ weight: 4, arbitrary: fc.constant('grapheme-ascii' as const) }, { weight: 1, arbitrary: fc.constant('binary' as const) });
+const textUnit = fc.oneof(
+  { weight: 4, arbitrary: fc.constant('grapheme-ascii' as const) },
+  { weight: 1, arbitrary: fc.constant('binary' as const) },
+);
 
 /** Strings a pattern matches; fast-check cannot generate from lookarounds, so they are left out here and checked after. */
 function matching(pattern: string): fc.Arbitrary<string> {
@@ -158,8 +182,14 @@ function numberOf(schema: Schema, integer: boolean): fc.Arbitrary<number> {
   const high = schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum : undefined);
   let arb: fc.Arbitrary<number>;
   if (integer) {
-    const min = low === undefined ? -(2 ** 31) : Math.ceil(low) + (schema.exclusiveMinimum !== undefined && Number.isInteger(low) ? 1 : 0);
-    const max = high === undefined ? 2 ** 31 - 1 : Math.floor(high) - (schema.exclusiveMaximum !== undefined && Number.isInteger(high) ? 1 : 0);
+    const min =
+      low === undefined
+        ? -(2 ** 31)
+        : Math.ceil(low) + (schema.exclusiveMinimum !== undefined && Number.isInteger(low) ? 1 : 0);
+    const max =
+      high === undefined
+        ? 2 ** 31 - 1
+        : Math.floor(high) - (schema.exclusiveMaximum !== undefined && Number.isInteger(high) ? 1 : 0);
     arb = fc.integer({ min, max });
   } else {
     arb = fc.double({
@@ -171,7 +201,8 @@ function numberOf(schema: Schema, integer: boolean): fc.Arbitrary<number> {
       noDefaultInfinity: true,
     });
   }
-  if (schema.multipleOf !== undefined) arb = arb.map((n) => Math.round(n / schema.multipleOf) * schema.multipleOf).filter(accepts(schema));
+  if (schema.multipleOf !== undefined)
+    arb = arb.map((n) => Math.round(n / schema.multipleOf) * schema.multipleOf).filter(accepts(schema));
   return arb;
 }
 
@@ -188,7 +219,9 @@ export function arbitraryOf(schema: Schema, options: SchemaOptions, depth = 0): 
   if (s.enum) return fc.constantFrom(...(s.enum as unknown[]));
   if (s.anyOf || s.oneOf) {
     const { anyOf, oneOf, ...shared } = s;
-    return fc.oneof(...((anyOf ?? oneOf) as Schema[]).map((branch) => next({ ...shared, ...resolve(document, branch) })));
+    return fc.oneof(
+      ...((anyOf ?? oneOf) as Schema[]).map((branch) => next({ ...shared, ...resolve(document, branch) })),
+    );
   }
   const types: string[] = [s.type ?? guessType(s)].flat();
   if (s.nullable === true) types.push('null');
@@ -228,7 +261,11 @@ function guessType(s: Schema): string | undefined {
   return undefined;
 }
 
-function objectOf(s: Schema, options: SchemaOptions, next: (child: Schema) => fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+function objectOf(
+  s: Schema,
+  options: SchemaOptions,
+  next: (child: Schema) => fc.Arbitrary<unknown>,
+): fc.Arbitrary<unknown> {
   const required = new Set<string>(s.required ?? []);
   const members: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, raw] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
@@ -238,11 +275,16 @@ function objectOf(s: Schema, options: SchemaOptions, next: (child: Schema) => fc
   }
   // A resource identifier: an existing record of its type, sometimes any id the schema allows.
   const type = resolve(options.document, s.properties?.type ?? {}).enum;
-  const ids = type?.length === 1 && members.id ? options.idsOf?.(type[0]) ?? [] : [];
-  if (ids.length > 0) members.id = fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...ids) }, { weight: 1, arbitrary: members.id! });
+  const ids = type?.length === 1 && members.id ? (options.idsOf?.(type[0]) ?? []) : [];
+  if (ids.length > 0)
+    members.id = fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...ids) }, { weight: 1, arbitrary: members.id! });
   const record = fc.record(members, { requiredKeys: Object.keys(members).filter((k) => required.has(k)) });
   const extra = s.additionalProperties;
   if (!extra || typeof extra !== 'object' || Object.keys(extra).length === 0) return record;
-  const more = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !(k in members)), next(extra), { maxKeys: 2 });
+  const more = fc.dictionary(
+    fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !(k in members)),
+    next(extra),
+    { maxKeys: 2 },
+  );
   return fc.tuple(record, more).map(([known, added]) => ({ ...added, ...known }));
 }

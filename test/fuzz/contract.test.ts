@@ -18,23 +18,28 @@ import { buildFuzzWorld } from './world.js';
 import { watchWrites } from './writes.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS || 10);
-const SEED = process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED || 20240610);
+const SEED =
+  process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED || 20240610);
 t.comment(`fuzz: seed ${SEED}, ${RUNS} requests per operation (replay: make fuzz FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS})`);
 // About 2,400 requests at the default: under a minute on an idle 2-core machine, several times that beside
 // other test files on a noisy one; the timeout grows with FUZZ_RUNS.
 t.setTimeout(120_000 + RUNS * 40_000);
 
 // Limits far above what the fuzzer sends: a 429 would hide the answers behind it.
-const { app, url } = await buildTestApp(t, {
-  LOGIN_MAX_FAILURES: '1000000',
-  LOGIN_MAX_FAILURES_PER_IP: '1000000',
-  MAIL_RATE_PER_RECIPIENT: '1000000',
-  MAIL_RATE_PER_IP: '1000000',
-  APPGEN_RATE_PER_EMAIL: '1000000',
-  APPGEN_RATE_PER_IP: '1000000',
-  // The property checks each answer against the contract itself and reports the smallest request once;
-  // the hook of every test app would fail the run again at every shrinking step.
-}, { contract: false });
+const { app, url } = await buildTestApp(
+  t,
+  {
+    LOGIN_MAX_FAILURES: '1000000',
+    LOGIN_MAX_FAILURES_PER_IP: '1000000',
+    MAIL_RATE_PER_RECIPIENT: '1000000',
+    MAIL_RATE_PER_IP: '1000000',
+    APPGEN_RATE_PER_EMAIL: '1000000',
+    APPGEN_RATE_PER_IP: '1000000',
+    // The property checks each answer against the contract itself and reports the smallest request once;
+    // the hook of every test app would fail the run again at every shrinking step.
+  },
+  { contract: false },
+);
 const fw = await buildFuzzWorld(app);
 const tokens = { 'super-admin': fw.superAdmin.token, user: fw.user.token };
 const writes = await watchWrites(url);
@@ -65,15 +70,27 @@ async function problemsOf(req: FuzzRequest): Promise<string[]> {
   if (res.statusCode >= 500) problems.push(`answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
   const contentType = res.headers['content-type'];
   if (op) {
-    problems.push(...conformanceErrors({ method: options.method, route: op.route, status: res.statusCode, contentType: typeof contentType === 'string' ? contentType : undefined, body: res.body }));
+    problems.push(
+      ...conformanceErrors({
+        method: options.method,
+        route: op.route,
+        status: res.statusCode,
+        contentType: typeof contentType === 'string' ? contentType : undefined,
+        body: res.body,
+      }),
+    );
   } else if (res.statusCode < 400) problems.push(`answered ${res.statusCode} to a URL no operation has`);
-  if (res.statusCode >= 400 && res.statusCode < 500 && changed.length > 0) problems.push(`refused with ${res.statusCode} but wrote ${changed.join(', ')}`);
+  if (res.statusCode >= 400 && res.statusCode < 500 && changed.length > 0)
+    problems.push(`refused with ${res.statusCode} but wrote ${changed.join(', ')}`);
   return problems;
 }
 
 const requestsFor = (op: Operation) => {
   const valid = validRequest(op, fw);
-  return fc.oneof({ weight: 1, arbitrary: valid }, { weight: 2, arbitrary: fc.tuple(valid, defectArbitrary).map(([r, d]) => applyDefect(r, d)) });
+  return fc.oneof(
+    { weight: 1, arbitrary: valid },
+    { weight: 2, arbitrary: fc.tuple(valid, defectArbitrary).map(([r, d]) => applyDefect(r, d)) },
+  );
 };
 
 /** Runs the property of one operation; answers fast-check's report of the shrunk counterexample, if any. */
@@ -90,7 +107,14 @@ async function fuzz(op: Operation, index: number): Promise<string | undefined> {
 
 // Deletions last, so that the other operations find their records; the event and the users (whose
 // deletion takes the most with them) at the very end.
-const rank = (op: Operation) => (op.method !== 'DELETE' ? 0 : /relationships/.test(op.path) ? 1 : /^\/v1\/(events|users)\/\{id\}$/.test(op.path) ? 3 : 2);
+const rank = (op: Operation) =>
+  op.method !== 'DELETE'
+    ? 0
+    : /relationships/.test(op.path)
+      ? 1
+      : /^\/v1\/(events|users)\/\{id\}$/.test(op.path)
+        ? 3
+        : 2;
 const ordered = operations.map((op, index) => ({ op, index })).sort((a, b) => rank(a.op) - rank(b.op));
 // The event service last: its deletions end the run.
 const faces: [string, RegExp][] = [
@@ -113,6 +137,14 @@ for (const [face, pattern] of faces) {
 
 t.test('every operation of the document was reached', async (t) => {
   t.comment(`${sent} requests in ${Math.round((Date.now() - started) / 1000)} s`);
-  t.same(operations.map(nameOf).filter((name) => !reached.has(name)), [], 'operations no request reached');
-  t.equal(faces.reduce((n, [, pattern]) => n + operations.filter((op) => pattern.test(op.path)).length, 0), operations.length, 'every operation is in a face');
+  t.same(
+    operations.map(nameOf).filter((name) => !reached.has(name)),
+    [],
+    'operations no request reached',
+  );
+  t.equal(
+    faces.reduce((n, [, pattern]) => n + operations.filter((op) => pattern.test(op.path)).length, 0),
+    operations.length,
+    'every operation is in a face',
+  );
 });

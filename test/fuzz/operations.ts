@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { resolve, type OpenApiDocument, type Schema } from './arbitraries.js';
 
-export const document = JSON.parse(readFileSync(fileURLToPath(new URL('../../openapi/openapi.json', import.meta.url)), 'utf8')) as OpenApiDocument;
+export const document = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../openapi/openapi.json', import.meta.url)), 'utf8'),
+) as OpenApiDocument;
 
 const VERBS = ['get', 'put', 'post', 'patch', 'delete'];
 
@@ -38,9 +40,14 @@ export const resources = new Map<string, ResourceInfo>();
 for (const schema of Object.values(document.components.schemas)) {
   const type = schema.properties?.attributes ? schema.properties?.type?.enum?.[0] : undefined;
   if (typeof type !== 'string') continue;
-  const attributes = { ...resources.get(type)?.attributes, ...resolve(document, schema.properties.attributes).properties };
+  const attributes = {
+    ...resources.get(type)?.attributes,
+    ...resolve(document, schema.properties.attributes).properties,
+  };
   const relationships: Record<string, string> = { ...resources.get(type)?.relationships };
-  for (const [rel, relSchema] of Object.entries((resolve(document, schema.properties.relationships ?? {}).properties ?? {}) as Record<string, Schema>)) {
+  for (const [rel, relSchema] of Object.entries(
+    (resolve(document, schema.properties.relationships ?? {}).properties ?? {}) as Record<string, Schema>,
+  )) {
     const data = relSchema.properties?.data;
     const target = data && JSON.stringify(data).match(/"enum":\["([^"]+)"\]/)?.[1];
     if (target) relationships[rel] = target;
@@ -92,7 +99,10 @@ for (const op of operations) {
  */
 export function operationAt(method: string, url: string): Operation | undefined {
   try {
-    return (router.find(method as HTTPMethod, new URL(url, 'http://localhost').pathname)?.store as Operation | undefined) ?? undefined;
+    return (
+      (router.find(method as HTTPMethod, new URL(url, 'http://localhost').pathname)?.store as Operation | undefined) ??
+      undefined
+    );
   } catch {
     return undefined;
   }

@@ -22,7 +22,9 @@ const valuesOf = (type: string) => {
 
 function sortOf(info: ResourceInfo) {
   const keys = fc.tuple(fc.boolean(), fc.constantFrom('id', ...Object.keys(info.attributes)));
-  return fc.array(keys, { minLength: 1, maxLength: 2 }).map((list) => list.map(([down, key]) => `${down ? '-' : ''}${key}`).join(','));
+  return fc
+    .array(keys, { minLength: 1, maxLength: 2 })
+    .map((list) => list.map(([down, key]) => `${down ? '-' : ''}${key}`).join(','));
 }
 
 function includeOf(info: ResourceInfo) {
@@ -30,7 +32,13 @@ function includeOf(info: ResourceInfo) {
   if (names.length === 0) return fc.constant('');
   const path = fc.constantFrom(...names).chain((name) => {
     const below = Object.keys(resources.get(info.relationships[name]!)?.relationships ?? {});
-    return below.length === 0 ? fc.constant(name) : sometimes(fc.constantFrom(...below).map((b) => `${name}.${b}`), name, 1);
+    return below.length === 0
+      ? fc.constant(name)
+      : sometimes(
+          fc.constantFrom(...below).map((b) => `${name}.${b}`),
+          name,
+          1,
+        );
   });
   return fc.array(path, { minLength: 1, maxLength: 2 }).map((list) => list.join(','));
 }
@@ -43,16 +51,31 @@ function filterOf(info: ResourceInfo, options: SchemaOptions) {
     const value = values.get(name)!;
     return fc.oneof(
       fc.record({ name: fc.constant(name), op: fc.constantFrom(...FILTER_OPS), val: value }),
-      fc.record({ name: fc.constant(name), op: fc.constantFrom('in', 'notin'), val: fc.array(value, { maxLength: 3 }) }),
+      fc.record({
+        name: fc.constant(name),
+        op: fc.constantFrom('in', 'notin'),
+        val: fc.array(value, { maxLength: 3 }),
+      }),
       fc.record({ name: fc.constant(name), op: fc.constantFrom('is_', 'isnot'), val: fc.constant(null) }),
     );
   });
   const relations = Object.entries(info.relationships);
-  const related: fc.Arbitrary<unknown>[] = relations.length === 0 ? [] : [
-    fc.constantFrom(...relations).chain(([name, target]) =>
-      fc.record({ name: fc.constant(name), op: fc.constantFrom('has', 'any'), val: fc.record({ name: fc.constantFrom('id', ...Object.keys(resources.get(target)?.attributes ?? {})), op: fc.constant('eq'), val: fc.constantFrom(...(options.idsOf?.(target) ?? ['1'])) }) }),
-    ),
-  ];
+  const related: fc.Arbitrary<unknown>[] =
+    relations.length === 0
+      ? []
+      : [
+          fc.constantFrom(...relations).chain(([name, target]) =>
+            fc.record({
+              name: fc.constant(name),
+              op: fc.constantFrom('has', 'any'),
+              val: fc.record({
+                name: fc.constantFrom('id', ...Object.keys(resources.get(target)?.attributes ?? {})),
+                op: fc.constant('eq'),
+                val: fc.constantFrom(...(options.idsOf?.(target) ?? ['1'])),
+              }),
+            }),
+          ),
+        ];
   const { node } = fc.letrec<{ node: unknown }>((tie) => ({
     node: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
@@ -70,11 +93,29 @@ function filterOf(info: ResourceInfo, options: SchemaOptions) {
 function parameterHints(fw: FuzzWorld): Record<string, string[]> {
   const flag = ['true', 'false'];
   return {
-    model: ['general'], group: ['Knowledge', 'All'], language: ['en'], skill: ['fuzz', 'wikipedia'], stars: ['1', '3', '5'],
-    staffPick: flag, reviewed: flag, editable: flag, fetchDetails: flag, count: ['1', '10'], duration: ['1', '30'],
-    metrics: ['Games, Trivia and Accessories'], role: ['user', 'reviewer', 'operator', 'admin', 'superadmin'],
-    user: fw.emails, login: fw.emails, password: [fw.world.cast.owner.password, 'wrong password'], storeName: ['theme'],
-    value: ['dark'], content: ['hello'], changelog: ['fuzz'], callback: ['cb', 'jQuery1.handle'], feedback: ['nice'], force_local: ['true'],
+    model: ['general'],
+    group: ['Knowledge', 'All'],
+    language: ['en'],
+    skill: ['fuzz', 'wikipedia'],
+    stars: ['1', '3', '5'],
+    staffPick: flag,
+    reviewed: flag,
+    editable: flag,
+    fetchDetails: flag,
+    count: ['1', '10'],
+    duration: ['1', '30'],
+    metrics: ['Games, Trivia and Accessories'],
+    role: ['user', 'reviewer', 'operator', 'admin', 'superadmin'],
+    user: fw.emails,
+    login: fw.emails,
+    password: [fw.world.cast.owner.password, 'wrong password'],
+    storeName: ['theme'],
+    value: ['dark'],
+    content: ['hello'],
+    changelog: ['fuzz'],
+    callback: ['cb', 'jQuery1.handle'],
+    feedback: ['nice'],
+    force_local: ['true'],
   };
 }
 
@@ -89,13 +130,21 @@ function queryValueOf(op: Operation, parameter: Schema, fw: FuzzWorld, options: 
   return cache.get(key)!;
 }
 
-function buildQueryValue(op: Operation, name: string, schema: Schema, fw: FuzzWorld, options: SchemaOptions): fc.Arbitrary<string> {
+function buildQueryValue(
+  op: Operation,
+  name: string,
+  schema: Schema,
+  fw: FuzzWorld,
+  options: SchemaOptions,
+): fc.Arbitrary<string> {
   const fromSchema = arbitraryOf(schema, options).map(String);
   const info = op.primaryType ? resources.get(op.primaryType) : undefined;
   const fields = /^fields\[(.+)\]$/.exec(name)?.[1];
   if (fields) {
     const names = valuesOf(fields);
-    return names.length ? fc.shuffledSubarray(names, { minLength: 1, maxLength: Math.min(3, names.length) }).map((l) => l.join(',')) : fromSchema;
+    return names.length
+      ? fc.shuffledSubarray(names, { minLength: 1, maxLength: Math.min(3, names.length) }).map((l) => l.join(','))
+      : fromSchema;
   }
   if (name === 'filter') return filterOf(info ?? { attributes: {}, relationships: {} }, options);
   if (info && name === 'sort') return sortOf(info);

@@ -54,23 +54,51 @@ export class RawJson {
  * host could be any address (tests reach nothing but this machine).
  */
 const REMOTE_SETTINGS = new Set([
-  'storage-place', 's3-endpoint', 's3-bucket', 's3-region', 's3-access-key', 's3-secret-key', 'email-service', 'smtp-host', 'smtp-port',
-  'smtp-username', 'smtp-password', 'smtp-encryption', 'aws-key', 'aws-secret', 'aws-bucket-name', 'aws-region', 'gs-bucket-name', 'gs-key',
-  'gs-secret', 'sendgrid-key',
+  'storage-place',
+  's3-endpoint',
+  's3-bucket',
+  's3-region',
+  's3-access-key',
+  's3-secret-key',
+  'email-service',
+  'smtp-host',
+  'smtp-port',
+  'smtp-username',
+  'smtp-password',
+  'smtp-encryption',
+  'aws-key',
+  'aws-secret',
+  'aws-bucket-name',
+  'aws-region',
+  'gs-bucket-name',
+  'gs-key',
+  'gs-secret',
+  'sendgrid-key',
 ]);
 
 export function schemaOptions(fw: FuzzWorld): SchemaOptions {
   const cast = fw.world.cast;
-  const emailOf = (schema: Schema) => hinted([...fw.emails, ` ${cast.owner.email.toUpperCase()} `], arbitraryOf(schema, { document }) as fc.Arbitrary<string>);
+  const emailOf = (schema: Schema) =>
+    hinted(
+      [...fw.emails, ` ${cast.owner.email.toUpperCase()} `],
+      arbitraryOf(schema, { document }) as fc.Arbitrary<string>,
+    );
   const login = resolve(document, { $ref: '#/components/schemas/LoginRequest' });
   return {
     document,
     idsOf: (type) => fw.ids.get(type) ?? [],
     omit: REMOTE_SETTINGS,
     overrides: {
-      ImageUploadRequest: fc.record({ data: hinted([fw.png.uri, fw.png.uri.replace('image/png', 'image/jpeg')], fc.string({ minLength: 1 })) }),
-      SendReceiptRequest: fc.record({ 'order-identifier': hinted(fw.orderIdentifiers, fc.string({ minLength: 1, maxLength: 64 })) }),
-      LoginRequest: fc.record({ email: emailOf(login.properties.email), password: hinted([cast.owner.password, 'wrong password'], fc.string({ minLength: 1 })) }),
+      ImageUploadRequest: fc.record({
+        data: hinted([fw.png.uri, fw.png.uri.replace('image/png', 'image/jpeg')], fc.string({ minLength: 1 })),
+      }),
+      SendReceiptRequest: fc.record({
+        'order-identifier': hinted(fw.orderIdentifiers, fc.string({ minLength: 1, maxLength: 64 })),
+      }),
+      LoginRequest: fc.record({
+        email: emailOf(login.properties.email),
+        password: hinted([cast.owner.password, 'wrong password'], fc.string({ minLength: 1 })),
+      }),
     },
   };
 }
@@ -80,14 +108,27 @@ const SMALL_ZIP = Buffer.from(
   'UEsDBBQAAAgIAAOPdl1Dv6ajBAAAAAIAAAAKAAAAZXZlbnQuanNvbquuBQBQSwECFAMUAAAICAADj3ZdQ7+mowQAAAACAAAACgAAAAAAAAAAAAAApIEAAAAAZXZlbnQuanNvblBLBQYAAAAAAQABADgAAAAsAAAAAAA=',
   'base64',
 );
-const FILE_NAMES = ['notes.txt', 'photo.png', 'archive.zip', 'ü ber.pdf', '../../etc/passwd', `${'n'.repeat(300)}.txt`, ''];
+const FILE_NAMES = [
+  'notes.txt',
+  'photo.png',
+  'archive.zip',
+  'ü ber.pdf',
+  '../../etc/passwd',
+  `${'n'.repeat(300)}.txt`,
+  '',
+];
 
 function filePart(name: string, fw: FuzzWorld): fc.Arbitrary<Part> {
   return fc.record({
     name: fc.constant(name),
     filename: fc.constantFrom(...FILE_NAMES),
     contentType: fc.constantFrom('application/octet-stream', 'image/png', 'text/plain', 'application/zip'),
-    data: fc.oneof(fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)), fc.constant(fw.png.bytes), fc.constant(SMALL_ZIP), fc.string({ maxLength: 32 })),
+    data: fc.oneof(
+      fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)),
+      fc.constant(fw.png.bytes),
+      fc.constant(SMALL_ZIP),
+      fc.string({ maxLength: 32 }),
+    ),
   });
 }
 
@@ -100,7 +141,9 @@ function multipartOf(schema: Schema, fw: FuzzWorld, options: SchemaOptions): fc.
       member.format === 'binary'
         ? filePart(name, fw).map((p) => [p])
         : member.type === 'array' && member.items?.format === 'binary'
-          ? fc.tuple(fc.constantFrom(name, `${name}[]`), fc.integer({ min: 1, max: 2 })).chain(([field, n]) => fc.array(filePart(field, fw), { minLength: n, maxLength: n }))
+          ? fc
+              .tuple(fc.constantFrom(name, `${name}[]`), fc.integer({ min: 1, max: 2 }))
+              .chain(([field, n]) => fc.array(filePart(field, fw), { minLength: n, maxLength: n }))
           : arbitraryOf(member, options).map((v) => [{ name, data: String(v) }]);
     return (s.required ?? []).includes(name) ? parts : sometimes(parts, [], 1);
   });
@@ -110,12 +153,18 @@ function multipartOf(schema: Schema, fw: FuzzWorld, options: SchemaOptions): fc.
 /** POST /cms/createSkill.json documents its form in prose: an image, its name and where the skill is. */
 function skillForm(fw: FuzzWorld): fc.Arbitrary<Body> {
   return fc
-    .record({ imageName: fc.stringMatching(/^[a-z]{1,8}\.png$/), withImage: fc.boolean(), skill: fc.constantFrom('fuzz', 'new_skill') })
+    .record({
+      imageName: fc.stringMatching(/^[a-z]{1,8}\.png$/),
+      withImage: fc.boolean(),
+      skill: fc.constantFrom('fuzz', 'new_skill'),
+    })
     .map(({ imageName, withImage, skill }) => ({
       kind: 'multipart' as const,
       parts: [
         ...(withImage ? [{ name: 'image', filename: imageName, contentType: 'image/png', data: fw.png.bytes }] : []),
-        ...Object.entries({ image_name: imageName, model: 'general', group: 'Knowledge', language: 'en', skill }).map(([name, data]) => ({ name, data })),
+        ...Object.entries({ image_name: imageName, model: 'general', group: 'Knowledge', language: 'en', skill }).map(
+          ([name, data]) => ({ name, data }),
+        ),
       ],
     }));
 }
@@ -127,7 +176,8 @@ function bodyOf(op: Operation, fw: FuzzWorld, options: SchemaOptions): fc.Arbitr
   if (types.length === 0) return fc.constant(undefined);
   return fc.constantFrom(...types).chain((mediaType): fc.Arbitrary<Body> => {
     const schema = content[mediaType]!.schema ?? {};
-    if (mediaType === 'multipart/form-data') return multipartOf(schema, fw, options).map((parts) => ({ kind: 'multipart', parts }));
+    if (mediaType === 'multipart/form-data')
+      return multipartOf(schema, fw, options).map((parts) => ({ kind: 'multipart', parts }));
     return arbitraryOf(schema, options).map((value) => ({ kind: 'json', mediaType, value }));
   });
 }
@@ -142,11 +192,26 @@ export function validRequest(op: Operation, fw: FuzzWorld): fc.Arbitrary<FuzzReq
   const options = schemaOptions(fw);
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const path = fc.record(
-    Object.fromEntries(pathParams.map((p) => [p.name as string, fc.constantFrom(...pathValues(fw, op.path, p.name)).map((v) => (p.name === 'path' ? v : encodeURIComponent(v)))])),
+    Object.fromEntries(
+      pathParams.map((p) => [
+        p.name as string,
+        fc.constantFrom(...pathValues(fw, op.path, p.name)).map((v) => (p.name === 'path' ? v : encodeURIComponent(v))),
+      ]),
+    ),
   );
-  const caller = fc.oneof({ weight: 8, arbitrary: fc.constant<Caller>('super-admin') }, fc.constant<Caller>('user'), fc.constant<Caller>('anonymous'));
+  const caller = fc.oneof(
+    { weight: 8, arbitrary: fc.constant<Caller>('super-admin') },
+    fc.constant<Caller>('user'),
+    fc.constant<Caller>('anonymous'),
+  );
   return fc
-    .record({ caller, tokenInQuery: fc.boolean(), path, query: queryOf(op, fw, options), body: bodyOf(op, fw, options) })
+    .record({
+      caller,
+      tokenInQuery: fc.boolean(),
+      path,
+      query: queryOf(op, fw, options),
+      body: bodyOf(op, fw, options),
+    })
     .map(({ body: generated, ...rest }) => {
       const body = generated?.kind === 'json' ? { ...generated, value: structuredClone(generated.value) } : generated;
       const data = body?.kind === 'json' ? (body.value as { data?: { id?: unknown } } | null)?.data : undefined;
@@ -163,8 +228,19 @@ export function validRequest(op: Operation, fw: FuzzWorld): fc.Arbitrary<FuzzReq
 export function printable(req: FuzzRequest): FuzzRequest {
   const describe = () => {
     const url = render(req, { 'super-admin': '<token>', user: '<token>' }).url;
-    const body = req.body?.kind === 'json' ? jsonText(req.body.value) : req.body?.kind === 'raw' ? req.body.text : req.body ? `multipart: ${req.body.parts.map((p) => p.name).join(', ')}` : '';
-    const more = [req.broken, Object.keys(req.headers).length ? JSON.stringify(req.headers) : '', req.authorization ? `Authorization: ${req.authorization.slice(0, 40)}` : ''].filter(Boolean);
+    const body =
+      req.body?.kind === 'json'
+        ? jsonText(req.body.value)
+        : req.body?.kind === 'raw'
+          ? req.body.text
+          : req.body
+            ? `multipart: ${req.body.parts.map((p) => p.name).join(', ')}`
+            : '';
+    const more = [
+      req.broken,
+      Object.keys(req.headers).length ? JSON.stringify(req.headers) : '',
+      req.authorization ? `Authorization: ${req.authorization.slice(0, 40)}` : '',
+    ].filter(Boolean);
     return `${req.op.method} ${url.slice(0, 300)} as ${req.caller}${more.length ? ` [${more.join('; ')}]` : ''}${body ? ` ${body.slice(0, 300)}` : ''}`;
   };
   return Object.defineProperty(req, fc.toStringMethod, { value: describe, enumerable: false });
@@ -175,12 +251,18 @@ function acceptOf(op: Operation) {
   const types = Object.entries((op.spec.responses ?? {}) as Record<string, Schema>)
     .filter(([status]) => status.startsWith('2'))
     .flatMap(([, response]) => Object.keys(response.content ?? {}));
-  return types.includes('application/vnd.api+json') ? 'application/vnd.api+json' : types.includes('application/json') ? 'application/json' : '*/*';
+  return types.includes('application/vnd.api+json')
+    ? 'application/vnd.api+json'
+    : types.includes('application/json')
+      ? 'application/json'
+      : '*/*';
 }
 
 function jsonText(value: unknown) {
   const raws: string[] = [];
-  const text = JSON.stringify(value, (_key, v: unknown) => (v instanceof RawJson ? `\u0001raw:${raws.push(v.text) - 1}\u0001` : v));
+  const text = JSON.stringify(value, (_key, v: unknown) =>
+    v instanceof RawJson ? `\u0001raw:${raws.push(v.text) - 1}\u0001` : v,
+  );
   return raws.reduce((out, raw, i) => out.replace(JSON.stringify(`\u0001raw:${i}\u0001`), raw), text ?? '');
 }
 
@@ -194,15 +276,22 @@ function multipartBody(parts: Part[]) {
     Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data),
     Buffer.from('\r\n'),
   ]);
-  return { payload: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
+  return {
+    payload: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]),
+    type: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 /** The request as `app.inject` takes it, with the callers' tokens. */
-export function render(req: FuzzRequest, tokens: Record<Exclude<Caller, 'anonymous'>, string>): InjectOptions & { url: string; method: string } {
+export function render(
+  req: FuzzRequest,
+  tokens: Record<Exclude<Caller, 'anonymous'>, string>,
+): InjectOptions & { url: string; method: string } {
   const token = req.caller === 'anonymous' ? undefined : tokens[req.caller];
   const query = [...req.query];
   const headers: Record<string, string | undefined> = { accept: acceptOf(req.op) };
-  if (token && req.tokenInQuery && req.op.parameters.some((p) => p.name === 'access_token')) query.push(['access_token', token]);
+  if (token && req.tokenInQuery && req.op.parameters.some((p) => p.name === 'access_token'))
+    query.push(['access_token', token]);
   else if (token) headers.authorization = `JWT ${token}`;
   if (req.authorization !== undefined) headers.authorization = req.authorization;
   let payload: string | Buffer | undefined;

@@ -29,7 +29,10 @@ export interface FuzzWorld {
 
 async function must(what: string, res: { status?: number; statusCode?: number; body: unknown }) {
   const status = res.status ?? res.statusCode;
-  if (status !== 200 && status !== 201 && status !== 202) throw new Error(`fuzz world: ${what}: ${status} ${typeof res.body === 'string' ? res.body : JSON.stringify(res.body)}`);
+  if (status !== 200 && status !== 201 && status !== 202)
+    throw new Error(
+      `fuzz world: ${what}: ${status} ${typeof res.body === 'string' ? res.body : JSON.stringify(res.body)}`,
+    );
   return typeof res.body === 'string' ? JSON.parse(res.body) : res.body;
 }
 
@@ -56,52 +59,160 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
   );
   const page = await create(app, admin, 'pages', 'page', { name: 'About', url: '/about', description: 'About us' });
   const eventType = await create(app, admin, 'event-types', 'event-type', { name: 'Conference' });
-  const subTopic = await create(app, admin, 'event-sub-topics', 'event-sub-topic', { name: 'Robotics' }, { 'event-topic': rel('event-topic', topic) });
+  const subTopic = await create(
+    app,
+    admin,
+    'event-sub-topics',
+    'event-sub-topic',
+    { name: 'Robotics' },
+    { 'event-topic': rel('event-topic', topic) },
+  );
   // Only the server writes notifications (a finished import): one row as an import would leave it.
-  const [notification] = await app.sql<{ id: number }[]>`insert into notifications (user_id, title, message) values (${Number(cast.owner.id)}, 'Import done', 'Your event was imported') returning id`;
-  const invite = await create(app, cast.owner.token, 'role-invites', 'role-invite', { email: 'invitee@example.org', 'role-name': 'registrar' }, {
-    event: { data: { type: 'event', id: published.event } },
-  });
-  const heldRoles = await app.sql<{ id: number }[]>`select event_role_id as id from event_roles where event_id in (${Number(published.event)}, ${Number(draft.event)})`;
+  const [notification] = await app.sql<
+    { id: number }[]
+  >`insert into notifications (user_id, title, message) values (${Number(cast.owner.id)}, 'Import done', 'Your event was imported') returning id`;
+  const invite = await create(
+    app,
+    cast.owner.token,
+    'role-invites',
+    'role-invite',
+    { email: 'invitee@example.org', 'role-name': 'registrar' },
+    {
+      event: { data: { type: 'event', id: published.event } },
+    },
+  );
+  const heldRoles = await app.sql<
+    { id: number }[]
+  >`select event_role_id as id from event_roles where event_id in (${Number(published.event)}, ${Number(draft.event)})`;
   const exported = await must(
     'export',
-    await call(app, { method: 'POST', url: `/v1/events/${published.event}/export/json`, token: admin, body: {}, headers: { 'content-type': 'application/json' } }),
+    await call(app, {
+      method: 'POST',
+      url: `/v1/events/${published.event}/export/json`,
+      token: admin,
+      body: {},
+      headers: { 'content-type': 'application/json' },
+    }),
   );
   const bytes = await makeImage('png', 8, 8);
   const upload = multipart([['file', 'notes.txt', 'hello']]);
-  const stored = await must('upload', await app.inject({ method: 'POST', url: '/v1/upload/file?force_local=true', headers: { ...upload.headers, authorization: `JWT ${admin}` }, payload: upload.payload }));
+  const stored = await must(
+    'upload',
+    await app.inject({
+      method: 'POST',
+      url: '/v1/upload/file?force_local=true',
+      headers: { ...upload.headers, authorization: `JWT ${admin}` },
+      payload: upload.payload,
+    }),
+  );
   const skill = await app.inject({
     method: 'POST',
     url: '/cms/modifySkill.json',
-    query: { access_token: admin, model: 'general', group: 'Knowledge', language: 'en', skill: 'fuzz', content: 'hello', changelog: 'fuzz world' },
+    query: {
+      access_token: admin,
+      model: 'general',
+      group: 'Knowledge',
+      language: 'en',
+      skill: 'fuzz',
+      content: 'hello',
+      changelog: 'fuzz world',
+    },
   });
   if (!skill.json().accepted) throw new Error(`fuzz world: skill: ${skill.body}`);
 
   const sales = { 'sales-starts-at': '2030-01-01T00:00:00Z', 'sales-ends-at': '2030-02-01T00:00:00Z' };
-  const perEvent = async (make: (event: string) => Promise<string>) => [await make(published.event), await make(draft.event)];
-  const tickets = await perEvent((event) => create(app, admin, 'tickets', 'ticket', { name: 'Entry', ...sales }, { event: rel('event', event) }));
-  const taxes = await perEvent((event) => create(app, admin, 'taxes', 'tax', { name: 'VAT', rate: 19 }, { event: rel('event', event) }));
+  const perEvent = async (make: (event: string) => Promise<string>) => [
+    await make(published.event),
+    await make(draft.event),
+  ];
+  const tickets = await perEvent((event) =>
+    create(app, admin, 'tickets', 'ticket', { name: 'Entry', ...sales }, { event: rel('event', event) }),
+  );
+  const taxes = await perEvent((event) =>
+    create(app, admin, 'taxes', 'tax', { name: 'VAT', rate: 19 }, { event: rel('event', event) }),
+  );
   const calls = await perEvent((event) =>
-    create(app, admin, 'speakers-calls', 'speakers-call', { 'starts-at': '2030-01-01T00:00:00Z', 'ends-at': '2030-02-01T00:00:00Z' }, { event: rel('event', event) }));
-  const attendee = await create(app, admin, 'attendees', 'attendee', { firstname: 'Ann' }, {
-    event: rel('event', published.event), order: rel('order', order.data.id), ticket: rel('ticket', tickets[0]!),
-  });
+    create(
+      app,
+      admin,
+      'speakers-calls',
+      'speakers-call',
+      { 'starts-at': '2030-01-01T00:00:00Z', 'ends-at': '2030-02-01T00:00:00Z' },
+      { event: rel('event', event) },
+    ),
+  );
+  const attendee = await create(
+    app,
+    admin,
+    'attendees',
+    'attendee',
+    { firstname: 'Ann' },
+    {
+      event: rel('event', published.event),
+      order: rel('order', order.data.id),
+      ticket: rel('ticket', tickets[0]!),
+    },
+  );
   // None can be made through the API (no Stripe here): one row as a Stripe integration would write it.
-  const [stripe] = await app.sql<{ id: number }[]>`insert into stripe_authorizations (event_id) values (${Number(published.event)}) returning id`;
+  const [stripe] = await app.sql<
+    { id: number }[]
+  >`insert into stripe_authorizations (event_id) values (${Number(published.event)}) returning id`;
   // The owner rates each event's session, adds it to their schedule and invites a co-speaker to it.
   const social = async (r: World['published']) => {
     const session = rel('session', r.session);
     return {
       feedback: await create(app, cast.owner.token, 'feedbacks', 'feedback', { rating: 4 }, { session }),
-      favourite: await create(app, cast.owner.token, 'user-favourite-sessions', 'user-favourite-session', {}, { session }),
-      invite: await create(app, cast.owner.token, 'speaker-invites', 'speaker-invite', { email: 'guest@example.org' }, { session, event: rel('event', r.event) }),
+      favourite: await create(
+        app,
+        cast.owner.token,
+        'user-favourite-sessions',
+        'user-favourite-session',
+        {},
+        { session },
+      ),
+      invite: await create(
+        app,
+        cast.owner.token,
+        'speaker-invites',
+        'speaker-invite',
+        { email: 'guest@example.org' },
+        { session, event: rel('event', r.event) },
+      ),
     };
   };
   const socials = [await social(published), await social(draft)];
-  const stream = await create(app, admin, 'video-streams', 'video-stream', { name: 'Main', url: 'https://meet.example.org/main' }, { event: rel('event', published.event) });
-  const roomStream = await create(app, admin, 'video-streams', 'video-stream', { name: 'Room', url: 'https://meet.example.org/room' }, { rooms: { data: [{ type: 'microlocation', id: draft.microlocation }] } });
-  const group = await create(app, admin, 'groups', 'group', { name: 'Summits' }, { events: { data: [{ type: 'event', id: published.event }] } });
-  const follow = await create(app, cast.owner.token, 'user-follow-groups', 'user-follow-group', {}, { group: rel('group', group) });
+  const stream = await create(
+    app,
+    admin,
+    'video-streams',
+    'video-stream',
+    { name: 'Main', url: 'https://meet.example.org/main' },
+    { event: rel('event', published.event) },
+  );
+  const roomStream = await create(
+    app,
+    admin,
+    'video-streams',
+    'video-stream',
+    { name: 'Room', url: 'https://meet.example.org/room' },
+    { rooms: { data: [{ type: 'microlocation', id: draft.microlocation }] } },
+  );
+  const group = await create(
+    app,
+    admin,
+    'groups',
+    'group',
+    { name: 'Summits' },
+    { events: { data: [{ type: 'event', id: published.event }] } },
+  );
+  const follow = await create(
+    app,
+    cast.owner.token,
+    'user-follow-groups',
+    'user-follow-group',
+    {},
+    { group: rel('group', group) },
+  );
   const records = (pick: (r: World['published']) => string) => [pick(published), pick(draft)];
   const ids = new Map<string, string[]>([
     ['user', [cast.owner, cast.organizer, cast.coorganizer, cast.speaker, cast.other, cast.admin].map((u) => u.id)],

@@ -40,14 +40,25 @@ export async function buildTestApp(
   // Workers only where a test asks for them (ROLE=all): the others need not poll the job queues. No read
   // cache unless asked (READ_CACHE_MB): tests that write with SQL read back at once, before a notification.
   // One machine: the storage folder is every process's (LOCAL_STORAGE_SHARED), as for the services of test/helpers/service.ts.
-  const config = loadConfig({ LOG_LEVEL: 'silent', ROLE: 'api', LOCAL_STORAGE_SHARED: 'true', READ_CACHE_MB: '0', MAIL_OUTBOX_DIR: outbox, STORAGE_DIR: storage, ASSISTANT_SETTINGS_DIR: join(settingsDir, 'settings'), SKILL_REPO_DIR: join(settingsDir, 'skills'), ...env });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    ROLE: 'api',
+    LOCAL_STORAGE_SHARED: 'true',
+    READ_CACHE_MB: '0',
+    MAIL_OUTBOX_DIR: outbox,
+    STORAGE_DIR: storage,
+    ASSISTANT_SETTINGS_DIR: join(settingsDir, 'settings'),
+    SKILL_REPO_DIR: join(settingsDir, 'skills'),
+    ...env,
+  });
   const app = await buildApp(
     { ...config, DATABASE_URL: db.url, JWT_SECRET: env.JWT_SECRET ?? TEST_SECRET },
     { onQuery: (q) => queries.push(q), resources: options.resources, onRoute: options.onRoute },
   );
   // The engine's own tests serve fixture resources that the committed document does not describe.
   // `contract: false` for a test that provokes what the contract rightly leaves out (a 500 is a bug).
-  if (!options.resources && options.contract !== false) checkConformance(app, (problem) => t.fail(`answer outside the OpenAPI contract: ${problem}`));
+  if (!options.resources && options.contract !== false)
+    checkConformance(app, (problem) => t.fail(`answer outside the OpenAPI contract: ${problem}`));
   t.teardown(async () => {
     await app.close();
     await db.drop();
@@ -65,8 +76,17 @@ export async function buildTestApp(
  */
 export async function buildOtherApp(t: Test, url: string, env: Record<string, string> = {}): Promise<FastifyInstance> {
   const dir = await mkdtemp(join(tmpdir(), 'oe-other-'));
-  const folders = { STORAGE_DIR: join(dir, 'storage'), MAIL_OUTBOX_DIR: join(dir, 'outbox'), ASSISTANT_SETTINGS_DIR: join(dir, 'settings'), SKILL_REPO_DIR: join(dir, 'skills') };
-  const app = await buildApp({ ...loadConfig({ LOG_LEVEL: 'silent', ROLE: 'api', ...folders, ...env }), DATABASE_URL: url, JWT_SECRET: TEST_SECRET });
+  const folders = {
+    STORAGE_DIR: join(dir, 'storage'),
+    MAIL_OUTBOX_DIR: join(dir, 'outbox'),
+    ASSISTANT_SETTINGS_DIR: join(dir, 'settings'),
+    SKILL_REPO_DIR: join(dir, 'skills'),
+  };
+  const app = await buildApp({
+    ...loadConfig({ LOG_LEVEL: 'silent', ROLE: 'api', ...folders, ...env }),
+    DATABASE_URL: url,
+    JWT_SECRET: TEST_SECRET,
+  });
   t.teardown(async () => {
     await app.close();
     await rm(dir, { recursive: true, force: true });
@@ -96,7 +116,6 @@ export async function call(app: FastifyInstance, { method = 'GET', url, token, b
     },
     ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
   });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const json = res.body ? (JSON.parse(res.body) as any) : undefined;
   return { status: res.statusCode, headers: res.headers, body: json };
 }
@@ -130,7 +149,10 @@ export function assertError(
     t.equal(e.status, String(status), 'error status is the HTTP status as a string');
     t.type(e.title, 'string');
     t.type(e.detail, 'string');
-    t.ok(Object.keys(e).every((k) => ['status', 'title', 'detail', 'source'].includes(k)), 'no other error members');
+    t.ok(
+      Object.keys(e).every((k) => ['status', 'title', 'detail', 'source'].includes(k)),
+      'no other error members',
+    );
     t.notOk(JSON.stringify(e).includes('    at '), 'no stack trace');
   }
   const [error] = errors;

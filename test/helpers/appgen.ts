@@ -19,7 +19,11 @@ export interface FakeServer {
 }
 
 /** A local HTTP server (IPv4 and IPv6 loopback) answering with `answer`, after `delayMs`, counting what it receives. */
-export async function startFake(t: Test, answer: (request: IncomingMessage, response: ServerResponse) => void, delayMs = 0): Promise<FakeServer> {
+export async function startFake(
+  t: Test,
+  answer: (request: IncomingMessage, response: ServerResponse) => void,
+  delayMs = 0,
+): Promise<FakeServer> {
   let inFlight = 0;
   const fake = {
     requests: [] as string[],
@@ -77,15 +81,21 @@ export async function failedBuild(t: Test, app: FastifyInstance, smtp: SmtpPeer,
   const [log] = mail.parsed.attachments;
   t.match(log, { filename: 'build.log', contentType: 'text/plain' });
   const lines = log!.content.toString('utf8').trimEnd().split('\n');
-  for (const line of lines) t.match(line, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \S/, 'each log line starts with its time');
+  for (const line of lines)
+    t.match(line, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \S/, 'each log line starts with its time');
   const steps = lines.map((line) => line.replace(/^\S+ /, ''));
-  t.equal(steps[0], `Building the app "${appName}" (${started.body.identifier}) from ${endpoint}`, 'the log names the build');
+  t.equal(
+    steps[0],
+    `Building the app "${appName}" (${started.body.identifier}) from ${endpoint}`,
+    'the log names the build',
+  );
   t.equal(steps.at(-1), `The build failed: ${message}`, 'the log ends with the failure');
   const taskId = (started.body.task_url as string).split('/').pop()!;
   return { task, message, steps, lines, taskId };
 }
 
-export const exists = (path: string) => stat(path).then(
-  () => true,
-  () => false,
-);
+export const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );

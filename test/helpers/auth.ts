@@ -10,12 +10,20 @@ import { expectError, type ErrorExpectation } from './users.js';
 export interface Answer {
   status: number;
   headers: OutgoingHttpHeaders;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
 
 /** A plain JSON request (the logins and account routes take JSON), with an optional token. */
-export async function post(app: FastifyInstance, url: string, payload: unknown, { token, method = 'POST', headers = {} }: { token?: string; method?: 'POST' | 'PATCH'; headers?: Record<string, string> } = {}): Promise<Answer> {
+export async function post(
+  app: FastifyInstance,
+  url: string,
+  payload: unknown,
+  {
+    token,
+    method = 'POST',
+    headers = {},
+  }: { token?: string; method?: 'POST' | 'PATCH'; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const res = await app.inject({
     method,
     url,
@@ -39,7 +47,9 @@ export async function loginPair(app: FastifyInstance, email: string, password: s
 
 /** A refresh with the token in the body (as our SDK sends it) or in the Authorization header. */
 export const refresh = (app: FastifyInstance, token: string, via: 'body' | 'header' = 'body') =>
-  via === 'body' ? post(app, '/v1/auth/token/refresh', { refresh_token: token }) : post(app, '/v1/auth/token/refresh', {}, { token });
+  via === 'body'
+    ? post(app, '/v1/auth/token/refresh', { refresh_token: token })
+    : post(app, '/v1/auth/token/refresh', {}, { token });
 
 /** A failure of a login or refresh: the error document plus `error`, the text of its first error. */
 export function expectAuthError(t: Test, res: Answer, status: number, expected: ErrorExpectation = {}) {
@@ -52,15 +62,21 @@ export function expectAuthError(t: Test, res: Answer, status: number, expected: 
 /** The status of a request with this access token on the account's own record: 200 while it works. */
 export async function tokenWorks(app: FastifyInstance, token: string): Promise<number> {
   const { identity } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { identity: number };
-  const res = await app.inject({ method: 'GET', url: `/v1/users/${identity}`, headers: { authorization: `JWT ${token}`, 'cache-control': 'no-cache' } });
+  const res = await app.inject({
+    method: 'GET',
+    url: `/v1/users/${identity}`,
+    headers: { authorization: `JWT ${token}`, 'cache-control': 'no-cache' },
+  });
   return res.statusCode;
 }
 
 /** Links in mails point to the web front end named in the settings. */
-export const setFrontendUrl = (app: FastifyInstance, url = FRONTEND_ORIGIN) => app.db.update(settings).set({ frontendUrl: url });
+export const setFrontendUrl = (app: FastifyInstance, url = FRONTEND_ORIGIN) =>
+  app.db.update(settings).set({ frontendUrl: url });
 
 /** The mails received so far that went to `address`. */
-export const mailsTo = (smtp: SmtpPeer, address: string) => smtp.received.filter((m) => m.envelope.to.includes(address));
+export const mailsTo = (smtp: SmtpPeer, address: string) =>
+  smtp.received.filter((m) => m.envelope.to.includes(address));
 
 /** Waits for the `n`-th mail to `address` (1-based) and answers it. */
 export async function nthMailTo(smtp: SmtpPeer, address: string, n = 1): Promise<ReceivedMail> {

@@ -7,14 +7,24 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Why browser tests cannot run here, or undefined when they can (the tap `skip` option). */
 export const browserMissing = (): string | false =>
-  existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}: install the Debian package chromium (.ci/run does) or set CHROMIUM_PATH`;
+  existsSync(CHROMIUM)
+    ? false
+    : `no Chromium at ${CHROMIUM}: install the Debian package chromium (.ci/run does) or set CHROMIUM_PATH`;
 
 /** Headless Chromium, closed when the test ends; flags keep it off the (closed) network but for what a page asks. */
 export async function launchBrowser(t: Test): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   t.teardown(() => browser.close());
   return browser;

@@ -46,7 +46,11 @@ export function documentPathOf(routeUrl: string) {
   const path = routeUrl.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
   if (!path.endsWith('*')) return path;
   const prefix = path.slice(0, -1);
-  return Object.keys(load().document.paths).find((p) => p.startsWith(prefix) && /^\{[^/}]+\}$/.test(p.slice(prefix.length))) ?? path;
+  return (
+    Object.keys(load().document.paths).find(
+      (p) => p.startsWith(prefix) && /^\{[^/}]+\}$/.test(p.slice(prefix.length)),
+    ) ?? path
+  );
 }
 
 export interface Answer {
@@ -71,7 +75,7 @@ export function conformanceErrors({ method, route, status, contentType, body }: 
   const responses = operation.responses ?? {};
   const statusKey = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => k in responses);
   if (!statusKey) return [`${where}: status not declared (declared: ${Object.keys(responses).join(', ')})`];
-  const media = contentType?.split(';')[0]!.trim().toLowerCase();
+  const media = contentType?.split(';')[0]?.trim().toLowerCase();
   const content = responses[statusKey]!.content ?? {};
   const declaredTypes = Object.keys(content);
   // The declared type, or the range (`image/*`, `*/*`) that covers it: stored files keep their own types.
@@ -80,7 +84,8 @@ export function conformanceErrors({ method, route, status, contentType, body }: 
     return media && declaredTypes.length > 0 && !declared ? [`${where}: media type ${media} not declared`] : [];
   }
   if (!media) return [`${where}: a body without a media type`];
-  if (!declared) return [`${where}: media type ${media} not declared (declared: ${declaredTypes.join(', ') || 'none'})`];
+  if (!declared)
+    return [`${where}: media type ${media} not declared (declared: ${declaredTypes.join(', ') || 'none'})`];
   if (!content[declared]!.schema || !/json$/.test(declared)) return [];
   const key = `${DOCUMENT_ID}#/${pointer('paths', path, verb, 'responses', statusKey, 'content', declared, 'schema')}`;
   let validate = validators.get(key);
@@ -96,11 +101,15 @@ export function conformanceErrors({ method, route, status, contentType, body }: 
     return [`${where}: the body is not JSON`];
   }
   if (validate(parsed)) return [];
-  return (validate.errors ?? []).map((e) => `${where}: ${e.instancePath || '(document)'} ${e.message} ${JSON.stringify(e.params)} in ${body.slice(0, 300)}`);
+  return (validate.errors ?? []).map(
+    (e) =>
+      `${where}: ${e.instancePath || '(document)'} ${e.message} ${JSON.stringify(e.params)} in ${body.slice(0, 300)}`,
+  );
 }
 
 /** Text of a payload Fastify is about to send, when it is in memory (streams are only checked for their media type). */
-const textOf = (payload: unknown) => (typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined);
+const textOf = (payload: unknown) =>
+  typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
 
 /** Checks every answer of `app` that went through a route; `report` receives each failure. */
 export function checkConformance(app: FastifyInstance, report: (problem: string) => void) {

@@ -93,7 +93,13 @@ export const eventAttributes = (name: string, state: 'draft' | 'published' = 'pu
 });
 
 /** An event owned by `owner` with organizer and coorganizer roles given to the cast. */
-export async function createEvent(app: FastifyInstance, cast: Cast, name: string, state: 'draft' | 'published', topic?: string) {
+export async function createEvent(
+  app: FastifyInstance,
+  cast: Cast,
+  name: string,
+  state: 'draft' | 'published',
+  topic?: string,
+) {
   const id = await create(app, cast.owner.token, 'events', 'event', eventAttributes(name, state), {
     ...(topic ? { 'event-topic': rel('event-topic', topic) } : {}),
     organizers: { data: [{ type: 'user', id: cast.organizer.id }] },
@@ -104,12 +110,20 @@ export async function createEvent(app: FastifyInstance, cast: Cast, name: string
 }
 
 /** One record of every kind under the event, made by its owner; the session's speaker is `cast.speaker`. */
-export async function fillEvent(app: FastifyInstance, cast: Cast, event: string): Promise<Omit<EventRecords, 'event' | 'identifier'>> {
+export async function fillEvent(
+  app: FastifyInstance,
+  cast: Cast,
+  event: string,
+): Promise<Omit<EventRecords, 'event' | 'identifier'>> {
   const token = cast.owner.token;
   const of = { event: rel('event', event) };
   const make = (path: string, type: string, attributes: Record<string, unknown>, more: Record<string, unknown> = {}) =>
     create(app, token, path, type, attributes, { ...of, ...more });
-  const copyright = await make('event-copyrights', 'event-copyright', { holder: 'FOSSASIA', licence: 'CC BY 4.0', year: 2024 });
+  const copyright = await make('event-copyrights', 'event-copyright', {
+    holder: 'FOSSASIA',
+    licence: 'CC BY 4.0',
+    year: 2024,
+  });
   const socialLink = await make('social-links', 'social-link', { name: 'Site', link: 'https://example.com' });
   const microlocation = await make('microlocations', 'microlocation', { name: 'Room 1', floor: 1 });
   const sponsor = await make('sponsors', 'sponsor', { name: 'ACME', level: 1 });
@@ -132,7 +146,11 @@ export async function fillEvent(app: FastifyInstance, cast: Cast, event: string)
       speakers: { data: [{ type: 'speaker', id: speaker }] },
     },
   );
-  const customForm = await make('custom-forms', 'custom_form', { form: 'speaker', 'field-identifier': 'shirt', type: 'text' });
+  const customForm = await make('custom-forms', 'custom_form', {
+    form: 'speaker',
+    'field-identifier': 'shirt',
+    type: 'text',
+  });
   return { copyright, socialLink, microlocation, sponsor, track, sessionType, session, speaker, customForm };
 }
 
@@ -145,7 +163,14 @@ export async function createCast(app: FastifyInstance): Promise<Cast> {
     await seedUser(app),
     await seedUser(app, { admin: true }),
   ];
-  return { owner: owner!, organizer: organizer!, coorganizer: coorganizer!, speaker: speaker!, other: other!, admin: admin! };
+  return {
+    owner: owner!,
+    organizer: organizer!,
+    coorganizer: coorganizer!,
+    speaker: speaker!,
+    other: other!,
+    admin: admin!,
+  };
 }
 
 /** The cast, a topic, a published event and a draft event, each filled with one record of every kind. */
@@ -163,7 +188,8 @@ export async function buildWorld(app: FastifyInstance): Promise<World> {
 }
 
 /** The token of a role, or undefined for an anonymous caller. */
-export const tokenOf = (cast: Cast, role: RoleName): string | undefined => (role === 'anonymous' ? undefined : cast[role].token);
+export const tokenOf = (cast: Cast, role: RoleName): string | undefined =>
+  role === 'anonymous' ? undefined : cast[role].token;
 
 /**
  * One cell of a permission matrix: the status, the JSON:API envelope, and a document (2xx) or an
@@ -171,11 +197,19 @@ export const tokenOf = (cast: Cast, role: RoleName): string | undefined => (role
  */
 export function expectCell(t: Test, res: Awaited<ReturnType<typeof call>>, status: number, label: string) {
   t.equal(res.status, status, `${label} -> ${status}`);
-  t.match({ type: res.headers['content-type'], jsonapi: res.body?.jsonapi }, { type: JSONAPI, jsonapi: { version: '1.0' } }, `${label}: JSON:API`);
+  t.match(
+    { type: res.headers['content-type'], jsonapi: res.body?.jsonapi },
+    { type: JSONAPI, jsonapi: { version: '1.0' } },
+    `${label}: JSON:API`,
+  );
   if (status >= 400) {
     t.strictSame(Object.keys(res.body ?? {}).sort(), ['errors', 'jsonapi'], `${label}: an error document`);
     t.match(res.body?.errors?.[0], { status: String(status), title: String, detail: String }, `${label}: error object`);
-  } else t.ok(res.body?.data !== undefined || res.body?.meta?.message === 'Object successfully deleted', `${label}: a document`);
+  } else
+    t.ok(
+      res.body?.data !== undefined || res.body?.meta?.message === 'Object successfully deleted',
+      `${label}: a document`,
+    );
 }
 
 /** Every row of `tables`, read in one statement: what a refused request must leave unchanged. */

@@ -31,26 +31,41 @@ export async function startForFrontEnd(t: Test, env: Record<string, string> = {}
 
 /** An ember-simple-auth-token request: `data` as JSON to `url`, with the authenticator's headers. */
 export async function simpleAuth(url: string, data: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await fetch(url, { method: 'POST', headers: { Origin: FRONTEND_ORIGIN, 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(data) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { Origin: FRONTEND_ORIGIN, 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(data),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 
 /** authManager.getTokenPayload (app/services/auth-manager.js:54-58): the claims, decoded as the browser's atob does. */
-export const tokenPayload = (accessToken: string) => JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64').toString('latin1'));
+export const tokenPayload = (accessToken: string) =>
+  JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64').toString('latin1'));
 
 /** Whether a browser hands this answer to the front end's script. */
 export function readableByFrontEnd(t: Test, answer: { headers: Headers }, what: string) {
-  t.ok(['*', FRONTEND_ORIGIN].includes(answer.headers.get('access-control-allow-origin') ?? ''), `${what}: the answer is readable from ${FRONTEND_ORIGIN}`);
+  t.ok(
+    ['*', FRONTEND_ORIGIN].includes(answer.headers.get('access-control-allow-origin') ?? ''),
+    `${what}: the answer is readable from ${FRONTEND_ORIGIN}`,
+  );
 }
 
 /** Whether a preflight lets the browser send a request with this method and these headers. */
-export function preflightPasses(t: Test, answer: { status: number; headers: Headers }, method: string, headers: string[], what: string) {
+export function preflightPasses(
+  t: Test,
+  answer: { status: number; headers: Headers },
+  method: string,
+  headers: string[],
+  what: string,
+) {
   t.ok(answer.status >= 200 && answer.status < 300, `${what}: the preflight succeeds (${answer.status})`);
   readableByFrontEnd(t, answer, `${what} preflight`);
   const methods = (answer.headers.get('access-control-allow-methods') ?? '').toUpperCase().split(/\s*,\s*/);
   // GET, HEAD and POST are safelisted: a preflight need not name them.
   t.ok(['GET', 'HEAD', 'POST'].includes(method) || methods.includes(method), `${what}: ${method} is allowed`);
   const allowed = (answer.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
-  for (const header of headers) t.ok(allowed.includes('*') || allowed.includes(header.toLowerCase()), `${what}: header ${header} is allowed`);
+  for (const header of headers)
+    t.ok(allowed.includes('*') || allowed.includes(header.toLowerCase()), `${what}: header ${header} is allowed`);
 }

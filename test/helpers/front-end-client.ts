@@ -11,7 +11,6 @@ export const FRONTEND_ORIGIN = 'https://eventyay.example.org';
 export interface Answer {
   status: number;
   headers: Headers;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
 
@@ -45,7 +44,11 @@ export function frontEnd(base: string, token?: string) {
   const auth: Record<string, string> = token ? { Authorization: `JWT ${token}` } : {};
   return {
     /** ember-data: `store.query`, `findRecord`, `record.save()`; its headers on every request, GET included. */
-    async adapter(method: string, path: string, { query = {}, body }: { query?: Record<string, unknown>; body?: unknown } = {}) {
+    async adapter(
+      method: string,
+      path: string,
+      { query = {}, body }: { query?: Record<string, unknown>; body?: unknown } = {},
+    ) {
       const search = queryString(query);
       // A `public: true` query goes out without the token (app/adapters/application.js:64-66).
       const headers: Record<string, string> = {
@@ -54,13 +57,21 @@ export function frontEnd(base: string, token?: string) {
         'Content-Type': 'application/vnd.api+json',
         ...(query.public ? {} : auth),
       };
-      return answer(await fetch(`${base}${path}${search ? `?${search}` : ''}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+      return answer(
+        await fetch(`${base}${path}${search ? `?${search}` : ''}`, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+      );
     },
     /** The loader service: JSON bodies as application/json, the adapter's Accept and token. */
     async loader(method: string, path: string, body?: unknown) {
       const headers: Record<string, string> = { Origin: FRONTEND_ORIGIN, Accept: 'application/vnd.api+json', ...auth };
       if (body !== undefined) headers['Content-Type'] = 'application/json';
-      return answer(await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+      return answer(
+        await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+      );
     },
     /** The loader with `isExternal: true` (a download): no headers of its own, only the browser's Origin. */
     async external(url: string) {
@@ -74,7 +85,11 @@ export function frontEnd(base: string, token?: string) {
 export async function preflight(base: string, path: string, method: string, headers: string[]) {
   const res = await fetch(`${base}${path}`, {
     method: 'OPTIONS',
-    headers: { Origin: FRONTEND_ORIGIN, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': headers.join(',') },
+    headers: {
+      Origin: FRONTEND_ORIGIN,
+      'Access-Control-Request-Method': method,
+      'Access-Control-Request-Headers': headers.join(','),
+    },
   });
   return { status: res.status, headers: res.headers };
 }

@@ -14,14 +14,19 @@ export function makeImage(format: ImageFormat, width = 64, height = 48): Promise
       pixels[i + 2] = 128;
     }
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).toFormat(format).toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .toFormat(format)
+    .toBuffer();
 }
 
 /** `data:image/<type>;base64,...` of the bytes, as clients send images to POST /v1/upload/image. */
 export const dataUri = (bytes: Buffer, type: string) => `data:image/${type};base64,${bytes.toString('base64')}`;
 
 /** One multipart/form-data body: each file as [field, filename, content]; answers payload and headers. */
-export function multipart(files: [field: string, filename: string, content: Buffer | string][], fields: Record<string, string> = {}) {
+export function multipart(
+  files: [field: string, filename: string, content: Buffer | string][],
+  fields: Record<string, string> = {},
+) {
   const boundary = `----oe${Math.random().toString(16).slice(2)}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
@@ -43,7 +48,12 @@ export function multipart(files: [field: string, filename: string, content: Buff
 
 /** Uploads an image through POST /v1/upload/image and answers its URL (failing loudly otherwise). */
 export async function uploadImage(app: FastifyInstance, token: string, bytes: Buffer, type: string): Promise<string> {
-  const res = await app.inject({ method: 'POST', url: '/v1/upload/image', headers: { authorization: `JWT ${token}` }, payload: { data: dataUri(bytes, type) } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/upload/image',
+    headers: { authorization: `JWT ${token}` },
+    payload: { data: dataUri(bytes, type) },
+  });
   if (res.statusCode !== 200) throw new Error(`upload: ${res.statusCode} ${res.body}`);
   return res.json().url as string;
 }

@@ -24,7 +24,10 @@ export function zipOf(entries: Entries | EntryList): Buffer {
   const zip = new AdmZip();
   const list = Array.isArray(entries) ? entries : Object.entries(entries);
   for (const [i, [name, value, tweak]] of list.entries()) {
-    zip.addFile(`entry${i}`, Buffer.isBuffer(value) ? value : Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)));
+    zip.addFile(
+      `entry${i}`,
+      Buffer.isBuffer(value) ? value : Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)),
+    );
     const entry = zip.getEntry(`entry${i}`)!;
     entry.entryName = name;
     tweak?.(entry);
@@ -33,9 +36,20 @@ export function zipOf(entries: Entries | EntryList): Buffer {
 }
 
 /** Sends an archive to `POST /v1/events/import/json` (with `query`, e.g. `?strict=true`); answers the task URL. */
-export async function startImport(t: Test, app: FastifyInstance, token: string, zip: Buffer, query = ''): Promise<string> {
+export async function startImport(
+  t: Test,
+  app: FastifyInstance,
+  token: string,
+  zip: Buffer,
+  query = '',
+): Promise<string> {
   const { payload, headers } = multipart([['file', 'event.zip', zip]]);
-  const res = await app.inject({ method: 'POST', url: `/v1/events/import/json${query}`, payload, headers: { ...headers, authorization: `JWT ${token}` } });
+  const res = await app.inject({
+    method: 'POST',
+    url: `/v1/events/import/json${query}`,
+    payload,
+    headers: { ...headers, authorization: `JWT ${token}` },
+  });
   t.equal(res.statusCode, 200, 'the import is accepted');
   const body = res.json();
   t.match(body, { task_url: /^\/v1\/tasks\/[0-9a-f-]{36}$/ });
@@ -54,29 +68,52 @@ export interface ImportResult {
 }
 
 /** Imports the archive and waits for the task: its state, the new event and the warnings (or the failure message). */
-export async function imported(t: Test, app: FastifyInstance, token: string, entries: Entries, query = ''): Promise<ImportResult> {
+export async function imported(
+  t: Test,
+  app: FastifyInstance,
+  token: string,
+  entries: Entries,
+  query = '',
+): Promise<ImportResult> {
   const res = await taskAnswer(app, await startImport(t, app, token, zipOf(entries), query), token);
-  const { state, result } = res.body as { state: string; result: { id: string; message: string; warnings: { items: ImportWarning[]; total: number } } };
+  const { state, result } = res.body as {
+    state: string;
+    result: { id: string; message: string; warnings: { items: ImportWarning[]; total: number } };
+  };
   if (state !== 'SUCCESS') return { state, id: '', warnings: [], total: 0, message: result.message };
   return { state, id: result.id, warnings: result.warnings.items, total: result.warnings.total };
 }
 
-export type Doc = { id: string; attributes: Record<string, unknown>; relationships: Record<string, { data?: unknown }> };
+export type Doc = {
+  id: string;
+  attributes: Record<string, unknown>;
+  relationships: Record<string, { data?: unknown }>;
+};
 
 /** The event's records of one kind (and the included ones), read by `token`, in id order. */
 export async function listOf(app: FastifyInstance, token: string, event: string, path: string, include = '') {
-  const res = await call(app, { url: `/v1/events/${event}/${path}?sort=id&page[size]=100${include && `&include=${include}`}`, token });
+  const res = await call(app, {
+    url: `/v1/events/${event}/${path}?sort=id&page[size]=100${include && `&include=${include}`}`,
+    token,
+  });
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
   return { data: res.body.data as Doc[], included: (res.body.included ?? []) as Doc[] };
 }
 
 /** Documents by an attribute (their name by default). */
-export const byName = (docs: Doc[], field = 'name') => Object.fromEntries(docs.map((d) => [d.attributes[field] as string, d]));
+export const byName = (docs: Doc[], field = 'name') =>
+  Object.fromEntries(docs.map((d) => [d.attributes[field] as string, d]));
 
 export const link = (type: string, id: string) => ({ type, id });
 
 /** A warning as the task result lists it. */
-export const warning = (file: string, id: string | number | null, field: string | null, value: unknown, action: string): ImportWarning => ({
+export const warning = (
+  file: string,
+  id: string | number | null,
+  field: string | null,
+  value: unknown,
+  action: string,
+): ImportWarning => ({
   file,
   id,
   field,

@@ -52,7 +52,7 @@ export interface OwnPostgres extends PostgresServer {
 export async function startOwnPostgres(prefix: string): Promise<OwnPostgres> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   const removeDir = () => rm(dir, { recursive: true, force: true });
-  let embedded;
+  let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
   try {
     // Persistent: a halt keeps the data; the folder goes with `stop`.
     embedded = await startEmbeddedPostgres(dir, { port: await freePort(), persistent: true });

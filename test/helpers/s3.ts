@@ -36,7 +36,15 @@ export async function startS3(t: Test, bucket = 'open-event-test'): Promise<S3Pe
     region: 'us-east-1',
     accessKey: 'S3RVER',
     secretKey: 'S3RVER',
-    client: new Client({ endPoint: '127.0.0.1', port, useSSL: false, accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1', pathStyle: true }),
+    client: new Client({
+      endPoint: '127.0.0.1',
+      port,
+      useSSL: false,
+      accessKey: 'S3RVER',
+      secretKey: 'S3RVER',
+      region: 'us-east-1',
+      pathStyle: true,
+    }),
     async stop() {
       if (running) await server.close();
       running = false;

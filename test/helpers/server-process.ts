@@ -20,7 +20,9 @@ export function startServerProcess(env: Record<string, string>, args: string[] =
   const urls = new Promise<Record<string, string>>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const found = Object.fromEntries([...output.matchAll(/^([^:\n]+):\s+(http\S+)$/gm)].map((m) => [m[1]!.trim(), m[2]!]));
+      const found = Object.fromEntries(
+        [...output.matchAll(/^([^:\n]+):\s+(http\S+)$/gm)].map((m) => [m[1]!.trim(), m[2]!]),
+      );
       if (found.API && found['Swagger UI'] && found['OpenAPI document']) resolve(found);
     });
     child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));

@@ -78,10 +78,14 @@ export async function startService(t: Test, env: Record<string, string> = {}) {
       const p = start('worker', more);
       // A worker never listens: its banner's last line says it runs.
       p.urls.catch(() => {});
-      await until('the worker running', async () => {
-        if (p.child.exitCode !== null) throw new Error(`the worker exited with ${p.child.exitCode}:\n${p.output()}`);
-        return /^Worker:/m.test(p.output()) ? true : undefined;
-      }, 90_000);
+      await until(
+        'the worker running',
+        async () => {
+          if (p.child.exitCode !== null) throw new Error(`the worker exited with ${p.child.exitCode}:\n${p.output()}`);
+          return /^Worker:/m.test(p.output()) ? true : undefined;
+        },
+        90_000,
+      );
       return p;
     },
   };
@@ -90,7 +94,6 @@ export async function startService(t: Test, env: Record<string, string> = {}) {
 export interface Sent {
   status: number;
   headers: Headers;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
 
@@ -98,11 +101,20 @@ export interface Sent {
 export async function send(
   origin: string,
   path: string,
-  { method = 'GET', token, body, type = JSONAPI }: { method?: string; token?: string; body?: unknown; type?: string } = {},
+  {
+    method = 'GET',
+    token,
+    body,
+    type = JSONAPI,
+  }: { method?: string; token?: string; body?: unknown; type?: string } = {},
 ): Promise<Sent> {
   const res = await fetch(origin + path, {
     method,
-    headers: { accept: `${JSONAPI}, application/json`, ...(token ? { authorization: `JWT ${token}` } : {}), ...(body !== undefined ? { 'content-type': type } : {}) },
+    headers: {
+      accept: `${JSONAPI}, application/json`,
+      ...(token ? { authorization: `JWT ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': type } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -112,9 +124,16 @@ export async function send(
 /** A new account registered and logged in through the API: its id and token. */
 export async function account(origin: string, email: string) {
   const password = 'correct horse battery';
-  const created = await send(origin, '/v1/users', { method: 'POST', body: { data: { type: 'user', attributes: { email, password } } } });
+  const created = await send(origin, '/v1/users', {
+    method: 'POST',
+    body: { data: { type: 'user', attributes: { email, password } } },
+  });
   if (created.status !== 201) throw new Error(`register: ${created.status} ${JSON.stringify(created.body)}`);
-  const login = await send(origin, '/v1/auth/login', { method: 'POST', body: { email, password }, type: 'application/json' });
+  const login = await send(origin, '/v1/auth/login', {
+    method: 'POST',
+    body: { email, password },
+    type: 'application/json',
+  });
   if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
   return { id: created.body.data.id as string, token: login.body.access_token as string };
 }
@@ -126,11 +145,18 @@ type TaskAnswer = Awaited<ReturnType<typeof call>> | Sent;
  * `pick` of the answer is defined; answers that. `via` is the app (requests through `app.inject`) or the
  * origin of a real process (over HTTP); waits up to `ms`, by default a minute in process and 90 s over HTTP.
  */
-function pollTask<T>(via: FastifyInstance | string, taskUrl: string, token: string | undefined, ms: number | undefined, pick: (res: TaskAnswer) => T) {
+function pollTask<T>(
+  via: FastifyInstance | string,
+  taskUrl: string,
+  token: string | undefined,
+  ms: number | undefined,
+  pick: (res: TaskAnswer) => T,
+) {
   return until(
     `${taskUrl} to end`,
     async () => {
-      const res = typeof via === 'string' ? await send(via, taskUrl, { token }) : await call(via, { url: taskUrl, token });
+      const res =
+        typeof via === 'string' ? await send(via, taskUrl, { token }) : await call(via, { url: taskUrl, token });
       return res.body?.state === 'WAITING' ? undefined : pick(res);
     },
     ms ?? (typeof via === 'string' ? 90_000 : 60_000),
@@ -138,7 +164,6 @@ function pollTask<T>(via: FastifyInstance | string, taskUrl: string, token: stri
 }
 
 /** The task document once it no longer waits (an answer without a body is polled again). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const taskEnded = (via: FastifyInstance | string, taskUrl: string, token?: string, ms?: number): Promise<any> =>
   pollTask(via, taskUrl, token, ms, (res) => res.body);
 
@@ -150,7 +175,10 @@ export const taskAnswer = (via: FastifyInstance | string, taskUrl: string, token
  * A loopback HTTP peer (a remote image host, an event endpoint) whose answers wait while it is held,
  * so that a job reading from it can be caught in the middle; `release()` lets every answer through.
  */
-export async function startHeldPeer(t: Test, answer: (request: IncomingMessage, response: ServerResponse) => Promise<void> | void) {
+export async function startHeldPeer(
+  t: Test,
+  answer: (request: IncomingMessage, response: ServerResponse) => Promise<void> | void,
+) {
   const waiting: (() => void)[] = [];
   const peer = {
     held: true,
@@ -176,5 +204,7 @@ export async function startHeldPeer(t: Test, answer: (request: IncomingMessage, 
 export const proxyTo = (origin: string) => async (request: IncomingMessage, response: ServerResponse) => {
   const upstream = await fetch(origin + request.url, { headers: { accept: request.headers.accept ?? '*/*' } });
   const body = Buffer.from(await upstream.arrayBuffer());
-  response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream' }).end(body);
+  response
+    .writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream' })
+    .end(body);
 };

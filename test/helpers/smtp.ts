@@ -26,7 +26,10 @@ export interface SmtpPeer {
  * A real SMTP server on a loopback port (smtp-server), parsing what it receives with mailparser;
  * `port` picks the port (a server that was not running until now), otherwise any free one.
  */
-export async function startSmtp(t: Test, { auth, port: wanted = 0 }: { auth?: { user: string; pass: string }; port?: number } = {}): Promise<SmtpPeer> {
+export async function startSmtp(
+  t: Test,
+  { auth, port: wanted = 0 }: { auth?: { user: string; pass: string }; port?: number } = {},
+): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
   const peer = { refuse: false } as SmtpPeer;

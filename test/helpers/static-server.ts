@@ -19,7 +19,10 @@ export async function serveFolder(t: Test, root: string): Promise<StaticServer> 
     const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
     const found = file.startsWith(root + sep) ? await stat(file).catch(() => undefined) : undefined;
     if (!found?.isFile()) return void response.writeHead(404).end('not found');
-    response.writeHead(200, { 'content-type': mime.contentType(extname(file)) || 'application/octet-stream', 'content-length': found.size });
+    response.writeHead(200, {
+      'content-type': mime.contentType(extname(file)) || 'application/octet-stream',
+      'content-length': found.size,
+    });
     createReadStream(file).pipe(response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

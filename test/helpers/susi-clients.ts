@@ -18,12 +18,18 @@ export const browserUrl = (url: string) => {
 /** susi_skill_cms ajax.get(url, payload): the token of the `loggedIn` cookie first, then the payload, unencoded. */
 export function cmsGet(path: string, payload: Record<string, unknown> = {}, loggedIn?: string) {
   const all: Record<string, unknown> = loggedIn ? { access_token: loggedIn, ...payload } : payload;
-  return browserUrl(`${path}?${Object.keys(all).map((key) => key + '=' + all[key]).join('&')}`);
+  return browserUrl(
+    `${path}?${Object.keys(all)
+      .map((key) => `${key}=${all[key]}`)
+      .join('&')}`,
+  );
 }
 
 /** Retrofit's @QueryMap / @Query: every value encoded. */
 export const retrofitGet = (path: string, query: Record<string, string>) =>
-  `${path}?${Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
+  `${path}?${Object.entries(query)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('&')}`;
 
 /** Writes files into the skill repository and commits them with git itself (not through the service). */
 export function commitDirectly(repo: string, files: Record<string, string | Buffer>, message = 'Committed by hand') {
@@ -31,7 +37,12 @@ export function commitDirectly(repo: string, files: Record<string, string | Buff
     mkdirSync(dirname(join(repo, path)), { recursive: true });
     writeFileSync(join(repo, path), content);
   }
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Hand', '-c', 'user.email=hand@example.org', '-c', 'commit.gpgsign=false', ...args], { cwd: repo });
+  const git = (...args: string[]) =>
+    execFileSync(
+      'git',
+      ['-c', 'user.name=Hand', '-c', 'user.email=hand@example.org', '-c', 'commit.gpgsign=false', ...args],
+      { cwd: repo },
+    );
   git('add', '--', ...Object.keys(files));
   git('commit', '-q', '-m', message);
 }
@@ -41,7 +52,6 @@ export interface AaaAnswer {
   status: number;
   headers: Record<string, unknown>;
   /** The JSON object, unwrapped from the JSONP script when there is one. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   /** The JSONP callback name the script calls, if it is one. */
   callback?: string;
@@ -65,7 +75,13 @@ export const getUrl = async (app: FastifyInstance, url: string) => answerOf(awai
 
 /** A POST with the parameters in the query and an empty body, as susi_android's Retrofit `@Query` calls send it. */
 export const postQuery = async (app: FastifyInstance, path: string, query: Record<string, string>) =>
-  answerOf(await app.inject({ method: 'POST', url: `${path}?${new URLSearchParams(query)}`, headers: { 'content-length': '0' } }));
+  answerOf(
+    await app.inject({
+      method: 'POST',
+      url: `${path}?${new URLSearchParams(query)}`,
+      headers: { 'content-length': '0' },
+    }),
+  );
 
 /** The query string jQuery adds to a `dataType: 'jsonp'` call: `callback=<name>&_=<timestamp>`. */
 export const jsonp = (callback = 'p') => `callback=${callback}&_=${Date.now()}`;

@@ -9,8 +9,13 @@ export class TapTally {
   filesFailed = 0;
   readonly failures: string[] = [];
   private readonly names: string[] = [];
-  private yaml: { indent: number; path: string; started: boolean; block: string; fields: Record<string, string> } | null =
-    null;
+  private yaml: {
+    indent: number;
+    path: string;
+    started: boolean;
+    block: string;
+    fields: Record<string, string>;
+  } | null = null;
 
   line(line: string) {
     const indent = line.length - line.trimStart().length;
@@ -60,7 +65,12 @@ export class TapTally {
   summary(limit = 12): string[] {
     if (this.failures.length === 0) return [];
     const more = this.failures.length - limit;
-    return ['', 'Failed:', ...this.failures.slice(0, limit).map((f) => `  ✗ ${f}`), ...(more > 0 ? [`  … and ${more} more`] : [])];
+    return [
+      '',
+      'Failed:',
+      ...this.failures.slice(0, limit).map((f) => `  ✗ ${f}`),
+      ...(more > 0 ? [`  … and ${more} more`] : []),
+    ];
   }
 
   private endYaml() {
@@ -70,7 +80,8 @@ export class TapTally {
       (fields.signal && fields.signal !== 'null' && `signal ${fields.signal}`) ||
       (fields.exitCode && `exit code ${fields.exitCode}`) ||
       (fields.expired && `expired: ${fields.expired}`);
-    const detail = fields.found !== undefined ? `found ${fields.found}, wanted ${fields.wanted ?? '?'}` : fields.message ?? ended;
+    const detail =
+      fields.found !== undefined ? `found ${fields.found}, wanted ${fields.wanted ?? '?'}` : (fields.message ?? ended);
     this.failures[this.failures.length - 1] = `${path}${where}${detail ? ` — ${detail}` : ''}`.slice(0, 400);
     this.yaml = null;
   }

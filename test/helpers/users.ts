@@ -31,7 +31,10 @@ export async function createUser(
   if (res.status !== 201) throw new Error(`createUser: ${res.status} ${JSON.stringify(res.body)}`);
   const id = res.body.data.id as string;
   if (admin || superAdmin) {
-    await app.db.update(users).set({ isAdmin: admin || superAdmin, isSuperAdmin: superAdmin }).where(eq(users.id, Number(id)));
+    await app.db
+      .update(users)
+      .set({ isAdmin: admin || superAdmin, isSuperAdmin: superAdmin })
+      .where(eq(users.id, Number(id)));
   }
   return { id, email, password, token: await login(app, email, password) };
 }
@@ -55,7 +58,12 @@ export interface ErrorExpectation {
 }
 
 /** `assertError` with the expectation by name: no pointer or parameter means no source at all. */
-export function expectError(t: Test, res: Parameters<typeof assertError>[1], status: number, expected: ErrorExpectation = {}) {
+export function expectError(
+  t: Test,
+  res: Parameters<typeof assertError>[1],
+  status: number,
+  expected: ErrorExpectation = {},
+) {
   const { pointer, parameter, detail } = expected;
   const source = pointer !== undefined ? { pointer } : parameter !== undefined ? { parameter } : undefined;
   return assertError(t, res, status, source, detail);
@@ -97,7 +105,10 @@ export function craftToken(
 
 /** The header and claims of a token, unverified. */
 export function decodeToken(token: string): { header: Record<string, unknown>; claims: Record<string, number> } {
-  const [header, claims] = token.split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()));
+  const [header, claims] = token
+    .split('.')
+    .slice(0, 2)
+    .map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()));
   return { header, claims };
 }
 
@@ -106,7 +117,10 @@ export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** The stored password hash of an account. */
 export async function storedHash(app: FastifyInstance, id: string): Promise<string> {
-  const [row] = await app.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, Number(id)));
+  const [row] = await app.db
+    .select({ hash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, Number(id)));
   return row!.hash;
 }
 
@@ -114,16 +128,26 @@ export async function storedHash(app: FastifyInstance, id: string): Promise<stri
  * Stores the account's password hashed as hashes were before HASH_OPTIONS: argon2id with the library's
  * defaults (64 MiB, t=3, p=4), or `options`. Answers that hash.
  */
-export async function storeLegacyHash(app: FastifyInstance, user: TestUser, options: HashOptions = { type: argon2.argon2id }): Promise<string> {
+export async function storeLegacyHash(
+  app: FastifyInstance,
+  user: TestUser,
+  options: HashOptions = { type: argon2.argon2id },
+): Promise<string> {
   const hash = await argon2.hash(user.password, options);
-  await app.db.update(users).set({ passwordHash: hash }).where(eq(users.id, Number(user.id)));
+  await app.db
+    .update(users)
+    .set({ passwordHash: hash })
+    .where(eq(users.id, Number(user.id)));
   return hash;
 }
 
 /** The type, version and parameters of an argon2 hash (the library writes them as `m=..,p=..,t=..`). */
 export function hashParameters(hash: string): Record<string, string> {
   const [, type, version, params] = hash.split('$');
-  return { type: type!, ...Object.fromEntries(`${version},${params}`.split(',').map((kv) => kv.split('=') as [string, string])) };
+  return {
+    type: type!,
+    ...Object.fromEntries(`${version},${params}`.split(',').map((kv) => kv.split('=') as [string, string])),
+  };
 }
 
 /** hashParameters of HASH_OPTIONS (src/auth/password.ts): OWASP's argon2id for interactive logins. */

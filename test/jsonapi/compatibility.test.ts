@@ -12,7 +12,14 @@ const { app } = f;
 const COMPATIBLE = 'cache=true&public=true&nocache=true';
 
 /** Every kind of GET route of the engine: list, record, to-many and to-one related, relationship. */
-const READS = ['/v1/articles', '/v1/articles/1', '/v1/articles/1/tags', '/v1/articles/1/author', '/v1/articles/1/relationships/tags', '/v1/articles/1/relationships/author'];
+const READS = [
+  '/v1/articles',
+  '/v1/articles/1',
+  '/v1/articles/1/tags',
+  '/v1/articles/1/author',
+  '/v1/articles/1/relationships/tags',
+  '/v1/articles/1/relationships/author',
+];
 
 t.test('cache, public and nocache are accepted on every GET and answer the same document', async (t) => {
   for (const url of READS) {
@@ -28,31 +35,51 @@ t.test('cache, public and nocache are accepted on every GET and answer the same 
 });
 
 t.test('they combine with the JSON:API parameters, and list links carry them on', async (t) => {
-  const res = await call(app, { url: `/v1/articles?${COMPATIBLE}&sort=-id&page[size]=2&include=author&fields[article]=title` });
+  const res = await call(app, {
+    url: `/v1/articles?${COMPATIBLE}&sort=-id&page[size]=2&include=author&fields[article]=title`,
+  });
   assertDocument(t, res, 200);
-  t.strictSame(res.body.data.map((r: { id: string }) => r.id), ['6', '5']);
+  t.strictSame(
+    res.body.data.map((r: { id: string }) => r.id),
+    ['6', '5'],
+  );
   const next = new URL(res.body.links.next, 'http://x').searchParams;
-  t.strictSame([next.get('cache'), next.get('public'), next.get('nocache'), next.get('page[number]')], ['true', 'true', 'true', '2']);
+  t.strictSame(
+    [next.get('cache'), next.get('public'), next.get('nocache'), next.get('page[number]')],
+    ['true', 'true', 'true', '2'],
+  );
 });
 
 t.test('other unknown parameters are still 400 naming them, on every GET', async (t) => {
   for (const url of READS) {
     for (const name of ['caches', 'Cache', 'upcoming', 'get_trashed']) {
-      assertError(t, await call(app, { url: `${url}?cache=true&${name}=true` }), 400, { parameter: name }, /is not allowed here/);
+      assertError(
+        t,
+        await call(app, { url: `${url}?cache=true&${name}=true` }),
+        400,
+        { parameter: name },
+        /is not allowed here/,
+      );
     }
   }
   assertError(t, await call(app, { url: `/v1/articles?cache=${'x'.repeat(101)}` }), 400, { parameter: 'cache' });
 });
 
 t.test('the OpenAPI document lists them on every GET of the engine as compatibility parameters', async (t) => {
-  const { paths } = app.swagger() as { paths: Record<string, { get?: { parameters?: { name: string; in: string; description?: string }[] } }> };
+  const { paths } = app.swagger() as {
+    paths: Record<string, { get?: { parameters?: { name: string; in: string; description?: string }[] } }>;
+  };
   const engine = /^\/v1\/(articles|authors|tags|comments|reviews|users)(\/|$)/;
   const reads = Object.entries(paths).filter(([path, item]) => engine.test(path) && item.get);
   t.ok(reads.length >= 20, `${reads.length} GET operations`);
   for (const [path, item] of reads) {
     const query = (item.get!.parameters ?? []).filter((p) => p.in === 'query');
     for (const name of ['cache', 'public', 'nocache']) {
-      t.equal(query.find((p) => p.name === name)?.description, 'accepted for the Open Event front end; no effect', `${path}: ${name}`);
+      t.equal(
+        query.find((p) => p.name === name)?.description,
+        'accepted for the Open Event front end; no effect',
+        `${path}: ${name}`,
+      );
     }
   }
 });

@@ -54,7 +54,10 @@ t.test('the second read of a URL by the same caller runs the statement compiled 
 });
 
 t.test('a kept statement answers the data as it is now', async (t) => {
-  t.strictSame((await read(sessions)).body.data.map((s: { attributes: { title: string } }) => s.attributes.title), ['Before']);
+  t.strictSame(
+    (await read(sessions)).body.data.map((s: { attributes: { title: string } }) => s.attributes.title),
+    ['Before'],
+  );
   const patched = await call(app, {
     method: 'PATCH',
     url: `/v1/sessions/${session}`,
@@ -64,16 +67,29 @@ t.test('a kept statement answers the data as it is now', async (t) => {
   t.equal(patched.status, 200);
   const after = await read(sessions);
   t.equal(after.compiled, 0, 'the statement is kept across the change');
-  t.strictSame(after.body.data.map((s: { attributes: { title: string } }) => s.attributes.title), ['After'], 'and reads the new title');
+  t.strictSame(
+    after.body.data.map((s: { attributes: { title: string } }) => s.attributes.title),
+    ['After'],
+    'and reads the new title',
+  );
 });
 
 t.test("a write's answer is compiled once per caller and URL; the write itself is rendered each time", async (t) => {
   const patch = async (attributes: Record<string, unknown>, token = cast.owner.token) => {
     renders = 0;
     resetQueries();
-    const res = await call(app, { method: 'PATCH', url: `/v1/sessions/${session}`, token, body: { data: { type: 'session', id: session, attributes } } });
+    const res = await call(app, {
+      method: 'PATCH',
+      url: `/v1/sessions/${session}`,
+      token,
+      body: { data: { type: 'session', id: session, attributes } },
+    });
     t.equal(res.status, 200);
-    return { attributes: res.body.data.attributes as Record<string, unknown>, compiled: renders, statements: [...queries] };
+    return {
+      attributes: res.body.data.attributes as Record<string, unknown>,
+      compiled: renders,
+      statements: [...queries],
+    };
   };
   await patch({ title: 'Written once' });
   const again = await patch({ title: "Written twice, with a $1 and a ' in it" });
@@ -81,11 +97,26 @@ t.test("a write's answer is compiled once per caller and URL; the write itself i
   t.equal(again.attributes.title, "Written twice, with a $1 and a ' in it", 'and answers the value it wrote');
   const other = await patch({ subtitle: 'Another column', language: 'German' });
   t.equal(other.compiled, 0, 'another set of columns is another write, the same answer');
-  t.match(other.attributes, { title: "Written twice, with a $1 and a ' in it", subtitle: 'Another column', language: 'German' });
+  t.match(other.attributes, {
+    title: "Written twice, with a $1 and a ' in it",
+    subtitle: 'Another column',
+    language: 'German',
+  });
   const update = other.statements.find((q) => q.includes('update "sessions"'))!;
-  t.match(update, /^with "p0" as \(update "sessions" set "subtitle" = \$\d+, "language" = \$\d+/, "the write goes in the answer's place");
-  t.ok((await patch({ title: 'By the organizer' }, cast.organizer.token)).compiled >= 1, 'another caller: another answer');
-  t.equal((await read(`/v1/sessions/${session}`)).body.data.attributes.title, 'By the organizer', 'a read sees what was written');
+  t.match(
+    update,
+    /^with "p0" as \(update "sessions" set "subtitle" = \$\d+, "language" = \$\d+/,
+    "the write goes in the answer's place",
+  );
+  t.ok(
+    (await patch({ title: 'By the organizer' }, cast.organizer.token)).compiled >= 1,
+    'another caller: another answer',
+  );
+  t.equal(
+    (await read(`/v1/sessions/${session}`)).body.data.attributes.title,
+    'By the organizer',
+    'a read sees what was written',
+  );
 });
 
 t.test("the caller's rights are part of the key: a demoted administrator runs a statement of its own", async (t) => {
@@ -102,42 +133,69 @@ t.test("the caller's rights are part of the key: a demoted administrator runs a 
   t.ok(demoted.compiled >= 1, "compiled for the account's new rights");
 });
 
-t.test("the statement's text: the policies' fixed states as constants, the event's id alone for JavaScript", async (t) => {
-  const detail = await read(`/v1/events/${event.id}`);
-  t.equal(detail.statements.length, 1);
-  const [text] = detail.statements;
-  t.match(text, /"events"\."state" = 'published'/, "the published state is in the text, so the kept plan knows it");
-  t.match(text, /"events"\."id" as "id"/, "the event's id comes back for the self link");
-  // The event's policy reads no row (`read()` takes none): no column of it beyond the id comes back as a row member.
-  t.notMatch(text, /as "ownerDescription"/, 'no other column of the row');
-  const anonymous = await read(sessions);
-  t.match(anonymous.statements[0], /"sessions"\."state" in \('accepted', 'confirmed'\)/, 'the public session states too');
-});
+t.test(
+  "the statement's text: the policies' fixed states as constants, the event's id alone for JavaScript",
+  async (t) => {
+    const detail = await read(`/v1/events/${event.id}`);
+    t.equal(detail.statements.length, 1);
+    const [text] = detail.statements;
+    t.match(text, /"events"\."state" = 'published'/, 'the published state is in the text, so the kept plan knows it');
+    t.match(text, /"events"\."id" as "id"/, "the event's id comes back for the self link");
+    // The event's policy reads no row (`read()` takes none): no column of it beyond the id comes back as a row member.
+    t.notMatch(text, /as "ownerDescription"/, 'no other column of the row');
+    const anonymous = await read(sessions);
+    t.match(
+      anonymous.statements[0],
+      /"sessions"\."state" in \('accepted', 'confirmed'\)/,
+      'the public session states too',
+    );
+  },
+);
 
 t.test('a link to the parent of a related read names it as a lookup would', async (t) => {
   const res = await read(`/v1/events/${event.id}/sessions`);
   t.ok(res.body.data.length > 0);
-  for (const s of res.body.data) t.strictSame(s.relationships.event.data, { type: 'event', id: event.id }, `session ${s.id} links to its event`);
+  for (const s of res.body.data)
+    t.strictSame(s.relationships.event.data, { type: 'event', id: event.id }, `session ${s.id} links to its event`);
   const track = await create(app, cast.owner.token, 'tracks', 'track', { name: 'Main', color: '#112233' }, of);
   const tracks = await read(`/v1/events/${event.id}/tracks`);
-  t.strictSame(tracks.body.data.map((x: { id: string; relationships: { event: { data: unknown } } }) => [x.id, x.relationships.event.data]), [[track, { type: 'event', id: event.id }]]);
+  t.strictSame(
+    tracks.body.data.map((x: { id: string; relationships: { event: { data: unknown } } }) => [
+      x.id,
+      x.relationships.event.data,
+    ]),
+    [[track, { type: 'event', id: event.id }]],
+  );
 });
 
-t.test("a page's limit is a constant (its size rounded up to a step) and the page is cut to the exact size", async (t) => {
-  const path = `/v1/events/${event.id}/sessions?sort=id`;
-  const all = (await read(path, cast.owner.token)).body.data.map((s: { id: string }) => s.id);
-  t.equal(all.length, 2, 'the owner sees both sessions');
-  const two = await read(`${path}&page[size]=2`, cast.owner.token);
-  t.match(two.statements.at(-1), /limit 10 offset 0/, 'a size of 2 reads at most 10 rows');
-  t.strictSame(two.body.data.map((s: { id: string }) => s.id), all, 'and answers 2');
-  const first = await read(`${path}&page[size]=1`, cast.owner.token);
-  t.match(first.statements.at(-1), /limit 1 offset 0/);
-  t.strictSame(first.body.data.map((s: { id: string }) => s.id), [all[0]]);
-  const second = await read(`${path}&page[size]=1&page[number]=2`, cast.owner.token);
-  t.match(second.statements.at(-1), /limit 1 offset \$\d+/, 'the offset of a later page is a parameter');
-  t.strictSame(second.body.data.map((s: { id: string }) => s.id), [all[1]]);
-  t.equal(second.body.meta.count, 2);
-});
+t.test(
+  "a page's limit is a constant (its size rounded up to a step) and the page is cut to the exact size",
+  async (t) => {
+    const path = `/v1/events/${event.id}/sessions?sort=id`;
+    const all = (await read(path, cast.owner.token)).body.data.map((s: { id: string }) => s.id);
+    t.equal(all.length, 2, 'the owner sees both sessions');
+    const two = await read(`${path}&page[size]=2`, cast.owner.token);
+    t.match(two.statements.at(-1), /limit 10 offset 0/, 'a size of 2 reads at most 10 rows');
+    t.strictSame(
+      two.body.data.map((s: { id: string }) => s.id),
+      all,
+      'and answers 2',
+    );
+    const first = await read(`${path}&page[size]=1`, cast.owner.token);
+    t.match(first.statements.at(-1), /limit 1 offset 0/);
+    t.strictSame(
+      first.body.data.map((s: { id: string }) => s.id),
+      [all[0]],
+    );
+    const second = await read(`${path}&page[size]=1&page[number]=2`, cast.owner.token);
+    t.match(second.statements.at(-1), /limit 1 offset \$\d+/, 'the offset of a later page is a parameter');
+    t.strictSame(
+      second.body.data.map((s: { id: string }) => s.id),
+      [all[1]],
+    );
+    t.equal(second.body.meta.count, 2);
+  },
+);
 
 t.test('constant() takes the fixed words of rules only, never text that could end the literal', async (t) => {
   const { constant } = await import('../../src/jsonapi/index.js');

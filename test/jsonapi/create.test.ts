@@ -23,7 +23,9 @@ async function refused(t: Test, request: Promise<Awaited<ReturnType<typeof call>
 }
 
 t.test('201 with Location equal to data.links.self and the whole stored resource', async (t) => {
-  const res = await post(article({ body: 'text', rating: 2, published: true, 'published-at': '2024-07-01T12:00:00+02:00' }));
+  const res = await post(
+    article({ body: 'text', rating: 2, published: true, 'published-at': '2024-07-01T12:00:00+02:00' }),
+  );
   assertDocument(t, res, 201);
   const id = res.body.data.id as string;
   t.match(id, /^\d+$/, 'the server assigns a string id');
@@ -33,7 +35,13 @@ t.test('201 with Location equal to data.links.self and the whole stored resource
     data: {
       type: 'article',
       id,
-      attributes: { title: 'New', body: 'text', rating: 2, published: true, 'published-at': '2024-07-01T10:00:00.000Z' },
+      attributes: {
+        title: 'New',
+        body: 'text',
+        rating: 2,
+        published: true,
+        'published-at': '2024-07-01T10:00:00.000Z',
+      },
       relationships: {
         author: { links: relLinks('articles', id, 'author'), data: null },
         tags: { links: relLinks('articles', id, 'tags') },
@@ -52,15 +60,30 @@ t.test('201 with Location equal to data.links.self and the whole stored resource
 t.test('optional attributes take their defaults', async (t) => {
   const res = await post(article());
   assertDocument(t, res, 201);
-  t.strictSame(res.body.data.attributes, { title: 'New', body: null, rating: null, published: false, 'published-at': null });
+  t.strictSame(res.body.data.attributes, {
+    title: 'New',
+    body: null,
+    rating: null,
+    published: false,
+    'published-at': null,
+  });
 });
 
 t.test('relationships in the body are stored: to-one and to-many through a join table', async (t) => {
   const res = await post(
-    article({ published: true }, {
-      author: { data: { type: 'author', id: '2' } },
-      tags: { data: [{ type: 'tag', id: '3' }, { type: 'tag', id: '1' }, { type: 'tag', id: '3' }] },
-    }),
+    article(
+      { published: true },
+      {
+        author: { data: { type: 'author', id: '2' } },
+        tags: {
+          data: [
+            { type: 'tag', id: '3' },
+            { type: 'tag', id: '1' },
+            { type: 'tag', id: '3' },
+          ],
+        },
+      },
+    ),
   );
   assertDocument(t, res, 201);
   const id = res.body.data.id as string;
@@ -76,7 +99,16 @@ t.test('relationships in the body are stored: to-one and to-many through a join 
     { type: 'tag', id: '1' },
     { type: 'tag', id: '3' },
   ]);
-  const toOne = await post({ data: { type: 'comment', attributes: { text: 'hi' }, relationships: { article: { data: { type: 'article', id } } } } }, '/v1/comments');
+  const toOne = await post(
+    {
+      data: {
+        type: 'comment',
+        attributes: { text: 'hi' },
+        relationships: { article: { data: { type: 'article', id } } },
+      },
+    },
+    '/v1/comments',
+  );
   assertDocument(t, toOne, 201);
   t.strictSame(toOne.body.data.relationships.article.data, { type: 'article', id });
   const empty = await post(article({}, { author: { data: null }, tags: { data: [] } }));
@@ -98,7 +130,23 @@ t.test('a wrong type is 409, in the resource or in a relationship', async (t) =>
   }
   const author = await refused(t, post(article({}, { author: { data: { type: 'tag', id: '1' } } })), before);
   assertError(t, author, 409, { pointer: '/data/relationships/author/data/type' });
-  const tags = await refused(t, post(article({}, { tags: { data: [{ type: 'tag', id: '1' }, { type: 'author', id: '1' }] } })), before);
+  const tags = await refused(
+    t,
+    post(
+      article(
+        {},
+        {
+          tags: {
+            data: [
+              { type: 'tag', id: '1' },
+              { type: 'author', id: '1' },
+            ],
+          },
+        },
+      ),
+    ),
+    before,
+  );
   assertError(t, tags, 409, { pointer: '/data/relationships/tags/data/1/type' });
 });
 
@@ -109,14 +157,30 @@ t.test('a related id that does not exist (or is soft-deleted) is 404, and nothin
     ['abc', { author: { data: { type: 'author', id: 'abc' } } }],
     ['3', { author: { data: { type: 'author', id: '3' } } }],
     ['99999999999', { author: { data: { type: 'author', id: '99999999999' } } }],
-    ['999', { tags: { data: [{ type: 'tag', id: '1' }, { type: 'tag', id: '999' }] } }],
+    [
+      '999',
+      {
+        tags: {
+          data: [
+            { type: 'tag', id: '1' },
+            { type: 'tag', id: '999' },
+          ],
+        },
+      },
+    ],
     ['999', { author: { data: { type: 'author', id: '1' } }, tags: { data: [{ type: 'tag', id: '999' }] } }],
   ];
   for (const [id, relationships] of cases) {
     const res = await refused(t, post(article({}, relationships)), before);
     assertError(t, res, 404, undefined, new RegExp(`"${id}" not found`));
   }
-  const comment = { data: { type: 'comment', attributes: { text: 'x' }, relationships: { article: { data: { type: 'article', id: '7' } } } } };
+  const comment = {
+    data: {
+      type: 'comment',
+      attributes: { text: 'x' },
+      relationships: { article: { data: { type: 'article', id: '7' } } },
+    },
+  };
   assertError(t, await refused(t, post(comment, '/v1/comments'), before), 404);
 });
 
@@ -139,7 +203,7 @@ t.test('validation errors are 422 pointing at the attribute, and nothing is writ
     [{ 'published-at': '2024-02-30T00:00:00Z' }, 'published-at'],
     [{ 'published-at': '0000-01-01T00:00:00Z' }, 'published-at'],
     [{ nothing: 1 }, 'nothing'],
-    [{ 'publishedAt': '2024-01-01T00:00:00Z' }, 'publishedAt'],
+    [{ publishedAt: '2024-01-01T00:00:00Z' }, 'publishedAt'],
   ];
   for (const [attributes, name] of cases) {
     const res = await refused(t, post(article(attributes)), before);
@@ -153,9 +217,13 @@ t.test('a missing required attribute or relationship is 422', async (t) => {
   assertError(t, noTitle, 422, { pointer: '/data/attributes/title' }, /required/);
   const noAttributes = await refused(t, post({ data: { type: 'article' } }), before);
   assertError(t, noAttributes, 422, { pointer: '/data/attributes' }, /required/);
-  const comment = (relationships?: unknown) => ({ data: { type: 'comment', attributes: { text: 'x' }, ...(relationships ? { relationships } : {}) } });
+  const comment = (relationships?: unknown) => ({
+    data: { type: 'comment', attributes: { text: 'x' }, ...(relationships ? { relationships } : {}) },
+  });
   assertError(t, await refused(t, post(comment(), '/v1/comments'), before), 422, { pointer: '/data/relationships' });
-  assertError(t, await refused(t, post(comment({}), '/v1/comments'), before), 422, { pointer: '/data/relationships/article' });
+  assertError(t, await refused(t, post(comment({}), '/v1/comments'), before), 422, {
+    pointer: '/data/relationships/article',
+  });
   const cleared = await refused(t, post(comment({ article: { data: null } }), '/v1/comments'), before);
   assertError(t, cleared, 422, { pointer: '/data/relationships/article/data' });
 });
@@ -185,20 +253,37 @@ t.test('malformed JSON or an empty body is 400, and nothing is written', async (
     const res = await refused(t, post(payload), before);
     assertError(t, res, 400);
   }
-  const empty = await app.inject({ method: 'POST', url: '/v1/articles', headers: { 'content-type': JSONAPI, authorization: `JWT ${token}` } });
+  const empty = await app.inject({
+    method: 'POST',
+    url: '/v1/articles',
+    headers: { 'content-type': JSONAPI, authorization: `JWT ${token}` },
+  });
   assertError(t, { status: empty.statusCode, headers: empty.headers, body: empty.json() }, 400);
   t.strictSame(await counts(), before);
 });
 
 t.test('an anonymous create is 401, and nothing is written', async (t) => {
   const before = await counts();
-  const res = await refused(t, post(article({}, { tags: { data: [{ type: 'tag', id: '1' }] } }), '/v1/articles', null), before);
+  const res = await refused(
+    t,
+    post(article({}, { tags: { data: [{ type: 'tag', id: '1' }] } }), '/v1/articles', null),
+    before,
+  );
   assertError(t, res, 401);
   t.equal(res.headers['www-authenticate'], 'JWT');
 });
 
 t.test('a read-only attribute is refused in a create', async (t) => {
-  const res = await post({ data: { type: 'user', attributes: { email: 'ro@example.com', password: 'long enough', 'created-at': '2024-01-01T00:00:00Z' } } }, '/v1/users', null);
+  const res = await post(
+    {
+      data: {
+        type: 'user',
+        attributes: { email: 'ro@example.com', password: 'long enough', 'created-at': '2024-01-01T00:00:00Z' },
+      },
+    },
+    '/v1/users',
+    null,
+  );
   assertError(t, res, 422, { pointer: '/data/attributes/created-at' });
   t.equal((await f.sql(`SELECT count(*)::int AS n FROM users WHERE email = 'ro@example.com'`))[0]!.n, 0);
 });

@@ -10,7 +10,13 @@ const token = f.user.token;
 const alpha = {
   type: 'article',
   id: '1',
-  attributes: { title: 'Alpha', body: 'a body', rating: 5, published: true, 'published-at': '2024-01-01T00:00:00.000Z' },
+  attributes: {
+    title: 'Alpha',
+    body: 'a body',
+    rating: 5,
+    published: true,
+    'published-at': '2024-01-01T00:00:00.000Z',
+  },
   relationships: {
     author: { links: relLinks('articles', 1, 'author'), data: { type: 'author', id: '1' } },
     tags: { links: relLinks('articles', 1, 'tags') },
@@ -35,7 +41,13 @@ t.test('to-one linkage is always present: null when there is no related resource
 t.test('null attributes are present as null, not left out', async (t) => {
   const res = await call(app, { url: '/v1/articles/3', token });
   assertDocument(t, res, 200);
-  t.strictSame(res.body.data.attributes, { title: 'Gamma', body: null, rating: null, published: false, 'published-at': null });
+  t.strictSame(res.body.data.attributes, {
+    title: 'Gamma',
+    body: null,
+    rating: null,
+    published: false,
+    'published-at': null,
+  });
 });
 
 t.test('a resource without to-one relationships has only links in its relationships', async (t) => {
@@ -79,7 +91,13 @@ t.test('out-of-scope rows are 404 to callers that may not see them', async (t) =
 });
 
 t.test('soft-deleted rows are 404, even to a logged-in caller', async (t) => {
-  for (const url of ['/v1/articles/7', '/v1/articles/7/tags', '/v1/articles/7/author', '/v1/articles/7/relationships/tags', '/v1/authors/3']) {
+  for (const url of [
+    '/v1/articles/7',
+    '/v1/articles/7/tags',
+    '/v1/articles/7/author',
+    '/v1/articles/7/relationships/tags',
+    '/v1/authors/3',
+  ]) {
     assertError(t, await call(app, { url, token }), 404, undefined, 'Object not found.');
   }
 });
@@ -99,7 +117,13 @@ t.test('unknown, non-numeric and out-of-range ids are 404 Object not found.', as
     body: { data: { type: 'article', id: '2147483648', attributes: { title: 'x' } } },
   });
   assertError(t, patch, 404, undefined, 'Object not found.');
-  assertError(t, await call(app, { method: 'DELETE', url: '/v1/articles/abc', token }), 404, undefined, 'Object not found.');
+  assertError(
+    t,
+    await call(app, { method: 'DELETE', url: '/v1/articles/abc', token }),
+    404,
+    undefined,
+    'Object not found.',
+  );
 });
 
 t.test('the largest int32 id is a valid id that simply does not exist', async (t) => {

@@ -15,7 +15,11 @@ const token = f.user.token;
 const q = (filter: unknown) => encodeURIComponent(typeof filter === 'string' ? filter : JSON.stringify(filter));
 
 /** The ids a filter selects, after checking the whole list answer and that meta.count agrees. */
-async function select(t: Test, filter: unknown, { path = '/v1/articles', caller = undefined as string | undefined } = {}) {
+async function select(
+  t: Test,
+  filter: unknown,
+  { path = '/v1/articles', caller = undefined as string | undefined } = {},
+) {
   const res = await call(app, { url: `${path}?filter=${q(filter)}`, token: caller });
   assertDocument(t, res, 200);
   t.equal(res.body.meta.count, res.body.data.length, 'meta.count is the number of matches');
@@ -42,7 +46,11 @@ t.test('comparison operators: eq ne lt le gt ge', async (t) => {
 t.test('date-time comparisons', async (t) => {
   t.strictSame(await select(t, [c('published-at', 'gt', '2024-03-01T00:00:00Z')]), ['5', '6']);
   t.strictSame(await select(t, [c('published-at', 'le', '2024-03-01T00:00:00.000Z')]), ['1', '2', '4']);
-  t.strictSame(await select(t, [c('published-at', 'eq', '2024-02-01T01:00:00+01:00')]), ['2'], 'time zones are honoured');
+  t.strictSame(
+    await select(t, [c('published-at', 'eq', '2024-02-01T01:00:00+01:00')]),
+    ['2'],
+    'time zones are honoured',
+  );
 });
 
 t.test('like is case-sensitive, ilike is not; an escaped backslash at the end is a backslash', async (t) => {
@@ -73,7 +81,11 @@ t.test('is_ / isnot and eq / ne null', async (t) => {
 t.test('has / any: to-one, to-many by foreign key, to-many through a join table', async (t) => {
   t.strictSame(await select(t, [c('author', 'has', c('name', 'eq', 'Bob'))]), ['4']);
   t.strictSame(await select(t, [c('author', 'has', c('name', 'eq', 'Bob'))], { caller: token }), ['3', '4']);
-  t.strictSame(await select(t, [c('author', 'any', c('name', 'eq', 'Cid'))]), [], 'soft-deleted related rows never match');
+  t.strictSame(
+    await select(t, [c('author', 'any', c('name', 'eq', 'Cid'))]),
+    [],
+    'soft-deleted related rows never match',
+  );
   t.strictSame(await select(t, [c('tags', 'any', c('label', 'eq', 'news'))]), ['1']);
   t.strictSame(await select(t, [c('tags', 'has', c('label', 'eq', 'news'))], { caller: token }), ['1', '3']);
   t.strictSame(await select(t, [c('comments', 'any', c('text', 'like', '%e%'))]), ['1', '4']);
@@ -112,18 +124,30 @@ t.test('filters apply to related lists, inside the parent', async (t) => {
 
 t.test('a to-one relationship compares with eq / ne and null or an id, as the caller reads its linkage', async (t) => {
   t.strictSame(await select(t, [c('author', 'ne', null)]), ['1', '2', '4']);
-  t.strictSame(await select(t, [c('author', 'eq', null)]), ['5', '6'], "Epsilon's author is soft-deleted: it reads as none");
+  t.strictSame(
+    await select(t, [c('author', 'eq', null)]),
+    ['5', '6'],
+    "Epsilon's author is soft-deleted: it reads as none",
+  );
   t.strictSame(await select(t, [c('author', 'eq', 1)]), ['1', '2']);
   t.strictSame(await select(t, [c('author', 'eq', '2')]), ['4'], 'an id as a string');
   t.strictSame(await select(t, [c('author', 'eq', '2')], { caller: token }), ['3', '4']);
   t.strictSame(await select(t, [c('author', 'ne', 1)]), ['4', '5', '6'], 'ne takes the records linked to nothing too');
   t.strictSame(await select(t, [c('author', 'eq', 3)]), [], 'a soft-deleted author matches nothing');
   t.strictSame(await select(t, [c('author', 'eq', 999)]), []);
-  t.strictSame(await select(t, [{ not: c('author', 'eq', null) }, c('rating', 'eq', 3)]), ['2', '4'], 'combined with others');
+  t.strictSame(
+    await select(t, [{ not: c('author', 'eq', null) }, c('rating', 'eq', 3)]),
+    ['2', '4'],
+    'combined with others',
+  );
   // Comments of a hidden (unpublished) or deleted article read as linked to none.
   t.strictSame(await select(t, [c('article', 'eq', null)], { path: '/v1/comments' }), ['3', '5']);
   t.strictSame(await select(t, [c('article', 'eq', null)], { path: '/v1/comments', caller: token }), ['5']);
-  t.strictSame(await select(t, [c('author', 'eq', '2')], { path: '/v1/tags/1/articles', caller: token }), ['3'], 'in a related list');
+  t.strictSame(
+    await select(t, [c('author', 'eq', '2')], { path: '/v1/tags/1/articles', caller: token }),
+    ['3'],
+    'in a related list',
+  );
 });
 
 t.test('attribute names may be written in snake_case', async (t) => {
@@ -176,7 +200,16 @@ const bad: [string, unknown][] = [
   ['in with an empty array', [c('rating', 'in', [])]],
   ['notin with an object', [c('rating', 'notin', { a: 1 })]],
   ['in with wrong element types', [c('rating', 'in', [1, 'x'])]],
-  ['in with more than 1000 values', [c('rating', 'in', Array.from({ length: 1001 }, (_, i) => i))]],
+  [
+    'in with more than 1000 values',
+    [
+      c(
+        'rating',
+        'in',
+        Array.from({ length: 1001 }, (_, i) => i),
+      ),
+    ],
+  ],
   ['has on an unknown relationship', [c('nothing', 'has', c('name', 'eq', 'x'))]],
   ['has on an attribute', [c('title', 'has', c('name', 'eq', 'x'))]],
   ['has with a bad inner condition', [c('author', 'has', c('title', 'eq', 'x'))]],
@@ -188,7 +221,10 @@ const bad: [string, unknown][] = [
   ['or with an object', { or: c('title', 'eq', 'Alpha') }],
   ['not with null', { not: null }],
   ['and mixed with a condition', { and: [c('title', 'eq', 'Alpha')], name: 'x' }],
-  ['nesting deeper than 8 levels', Array.from({ length: 10 }).reduce((inner: unknown) => ({ not: inner }), c('rating', 'eq', 1))],
+  [
+    'nesting deeper than 8 levels',
+    Array.from({ length: 10 }).reduce((inner: unknown) => ({ not: inner }), c('rating', 'eq', 1)),
+  ],
   ['more than 100 conditions', Array.from({ length: 101 }, () => c('rating', 'eq', 1))],
 ];
 

@@ -9,7 +9,16 @@ import { eq, sql } from 'drizzle-orm';
 import { boolean, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 import type { Test } from 'tap';
 import { isStaff } from '../../src/auth/caller.js';
-import { DateTime, Nullable, Text, defineResource, notFound, unauthorized, type Ctx, type Policy } from '../../src/jsonapi/index.js';
+import {
+  DateTime,
+  Nullable,
+  Text,
+  defineResource,
+  notFound,
+  unauthorized,
+  type Ctx,
+  type Policy,
+} from '../../src/jsonapi/index.js';
 import { userResource } from '../../src/resources/users/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type TestUser } from '../helpers/users.js';
@@ -33,7 +42,10 @@ export const articles = pgTable('articles', {
   deletedAt: stamp('deleted_at'),
 });
 
-export const tags = pgTable('tags', { id: serial('id').primaryKey(), label: varchar('label', { length: 50 }).notNull() });
+export const tags = pgTable('tags', {
+  id: serial('id').primaryKey(),
+  label: varchar('label', { length: 50 }).notNull(),
+});
 
 export const articleTags = pgTable(
   'article_tags',
@@ -215,7 +227,12 @@ export const reviewResource = defineResource({
 
 // Users without their event-domain relationships, whose targets the fixtures do not declare.
 export const fixtureResources = [
-  authorResource, articleResource, tagResource, commentResource, reviewResource, { ...userResource, relationships: {} },
+  authorResource,
+  articleResource,
+  tagResource,
+  commentResource,
+  reviewResource,
+  { ...userResource, relationships: {} },
 ];
 
 export interface FixtureApp extends TestApp {
@@ -228,8 +245,14 @@ export interface FixtureApp extends TestApp {
 }
 
 /** The app serving the fixtures on a database of its own, seeded unless `seed` is false. */
-export async function fixtureApp(t: Test, { seed = true, extraSql = '', env = {} as Record<string, string> } = {}): Promise<FixtureApp> {
-  const test = await buildTestApp(t, env, { resources: fixtureResources, setupSql: setupSql + (seed ? seedSql : '') + extraSql });
+export async function fixtureApp(
+  t: Test,
+  { seed = true, extraSql = '', env = {} as Record<string, string> } = {},
+): Promise<FixtureApp> {
+  const test = await buildTestApp(t, env, {
+    resources: fixtureResources,
+    setupSql: setupSql + (seed ? seedSql : '') + extraSql,
+  });
   const user = await createUser(test.app);
   const sql = async (query: string) => [...(await test.app.sql.unsafe(query))] as Record<string, unknown>[];
   const count = async (table: string) => Number((await sql(`SELECT count(*) AS n FROM ${table}`))[0]!.n);

@@ -77,13 +77,7 @@ t.test('to-many through a foreign key', async (t) => {
 
 t.test('to-many through a join table: empty linkage is [] and shared tags are included once', async (t) => {
   const { data, included } = await get(t, '/v1/articles?include=tags');
-  t.strictSame(linkage(data, 'tags'), [
-    [ref('tag', 1), ref('tag', 2)],
-    [ref('tag', 2)],
-    [ref('tag', 3)],
-    [],
-    [],
-  ]);
+  t.strictSame(linkage(data, 'tags'), [[ref('tag', 1), ref('tag', 2)], [ref('tag', 2)], [ref('tag', 3)], [], []]);
   t.strictSame(keys(included), ['tag:1', 'tag:2', 'tag:3']);
   t.strictSame(
     included.map((r) => r.attributes.label),
@@ -114,7 +108,7 @@ t.test('dotted paths: articles.tags from authors, with linkage on the included a
 t.test('dotted paths back to the primary type never duplicate primary data', async (t) => {
   const { data, included } = await get(t, '/v1/articles?include=author.articles');
   t.strictSame(idsOf(data), ['1', '2', '4', '5', '6']);
-  t.strictSame(keys(included), ['author:1', 'author:2'], 'the authors\' articles are all primary data already');
+  t.strictSame(keys(included), ['author:1', 'author:2'], "the authors' articles are all primary data already");
   t.strictSame(linkage(included, 'articles'), [[ref('article', 1), ref('article', 2)], [ref('article', 4)]]);
   const page = await get(t, '/v1/articles?include=author.articles&page[size]=1');
   t.strictSame(keys(page.included), ['author:1', 'article:2'], 'articles outside the page are included');

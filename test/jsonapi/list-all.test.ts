@@ -43,10 +43,20 @@ t.test('exactly LIST_ALL_MAX matches are answered; page[number] is ignored', asy
 
 t.test('more matches than LIST_ALL_MAX are a 400 that names the limit', async (t) => {
   await f.sql(`INSERT INTO article_tags SELECT 6, n FROM generate_series(1, 21) AS n`);
-  const urls = ['/v1/tags?page[size]=0', '/v1/tags?page[size]=0&include=articles', `/v1/articles/6/tags?page[size]=0&${filter('%')}`];
+  const urls = [
+    '/v1/tags?page[size]=0',
+    '/v1/tags?page[size]=0&include=articles',
+    `/v1/articles/6/tags?page[size]=0&${filter('%')}`,
+  ];
   for (const url of urls) {
     const res = await call(app, { url });
-    assertError(t, res, 400, { parameter: 'page[size]' }, /^page\[size\]=0 returns every matching record, at most 20 \(LIST_ALL_MAX\), and (45|21) match: narrow/);
+    assertError(
+      t,
+      res,
+      400,
+      { parameter: 'page[size]' },
+      /^page\[size\]=0 returns every matching record, at most 20 \(LIST_ALL_MAX\), and (45|21) match: narrow/,
+    );
   }
   await f.sql(`DELETE FROM article_tags WHERE article_id = 6`);
 });

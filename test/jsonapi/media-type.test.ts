@@ -16,7 +16,13 @@ t.test('a request body of another type or with media type parameters is 415, and
     `${JSONAPI}; ext="https://jsonapi.org/ext/atomic"`,
     `${JSONAPI};profile=x`,
   ]) {
-    const res = await call(app, { method: 'POST', url: '/v1/tags', token, body: newTag, headers: { 'content-type': type } });
+    const res = await call(app, {
+      method: 'POST',
+      url: '/v1/tags',
+      token,
+      body: newTag,
+      headers: { 'content-type': type },
+    });
     assertError(t, res, 415, undefined, `Content-Type must be exactly ${JSONAPI}`);
   }
   t.equal(await f.count('tags'), before, 'no tag was created');
@@ -43,7 +49,10 @@ t.test('415 applies to PATCH and to relationship bodies as well', async (t) => {
   }
   const [tag] = await f.sql('SELECT label FROM tags WHERE id = 1');
   t.equal(tag!.label, 'news', 'the tag kept its label');
-  t.same(await f.sql('SELECT tag_id FROM article_tags WHERE article_id = 1 ORDER BY tag_id'), [{ tag_id: 1 }, { tag_id: 2 }]);
+  t.same(await f.sql('SELECT tag_id FROM article_tags WHERE article_id = 1 ORDER BY tag_id'), [
+    { tag_id: 1 },
+    { tag_id: 2 },
+  ]);
 });
 
 t.test('a POST without Content-Type is 415', async (t) => {
@@ -72,7 +81,13 @@ t.test('an Accept that excludes the JSON:API media type is 406', async (t) => {
 
 t.test('406 is answered for a write too, before anything is written', async (t) => {
   const before = await f.count('tags');
-  const res = await call(app, { method: 'POST', url: '/v1/tags', token, body: newTag, headers: { accept: 'application/json' } });
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/tags',
+    token,
+    body: newTag,
+    headers: { accept: 'application/json' },
+  });
   assertError(t, res, 406);
   t.equal(await f.count('tags'), before);
 });

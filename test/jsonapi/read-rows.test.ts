@@ -5,7 +5,7 @@
  * sees `undefined` and lets the read through).
  */
 import t, { type Test } from 'tap';
-import { type Policy, type Row } from '../../src/jsonapi/index.js';
+import type { Policy, Row } from '../../src/jsonapi/index.js';
 import { buildTestApp, call } from '../helpers/app.js';
 import { fixtureResources, seedSql, setupSql, tagResource } from './fixtures.js';
 
@@ -27,7 +27,7 @@ t.test('a rule declared with the row gets the whole row', async (t) => {
 t.test('a rule declared without the row that reads it anyway fails the request', async (t) => {
   // Declared with one parameter (what the engine looks at), reading the row through `arguments`.
   const app = await appWith(t, function (this: unknown) {
-    // eslint-disable-next-line prefer-rest-params
+    // biome-ignore lint/complexity/noArguments: the row is the argument the declared signature leaves out
     if ((arguments[1] as Row).label === 'secret') throw new Error('unreachable');
   } as unknown as Policy['read']);
   const res = await call(app, { url: '/v1/tags/1' });

@@ -18,7 +18,8 @@ const linkageDoc = (path: string, id: number, name: string, data: unknown) => ({
 });
 const tagsOf = async (article: number) =>
   (await f.sql(`SELECT tag_id FROM article_tags WHERE article_id = ${article} ORDER BY tag_id`)).map((r) => r.tag_id);
-const authorOf = async (article: number) => (await f.sql(`SELECT author_id FROM articles WHERE id = ${article}`))[0]!.author_id;
+const authorOf = async (article: number) =>
+  (await f.sql(`SELECT author_id FROM articles WHERE id = ${article}`))[0]!.author_id;
 
 t.test('GET linkage of a to-one relationship', async (t) => {
   const res = await rel('GET', '/v1/articles/1/relationships/author', undefined, null);
@@ -64,7 +65,11 @@ t.test('PATCH a to-many join relationship replaces it entirely', async (t) => {
   t.strictSame(empty.body.data, []);
   t.strictSame(await tagsOf(2), []);
   const other = await rel('PATCH', '/v1/tags/4/relationships/articles', [ref('article', 2)]);
-  t.strictSame(other.body, linkageDoc('tags', 4, 'articles', [ref('article', 2)]), 'the join table works from both sides');
+  t.strictSame(
+    other.body,
+    linkageDoc('tags', 4, 'articles', [ref('article', 2)]),
+    'the join table works from both sides',
+  );
   t.strictSame(await tagsOf(2), [4]);
 });
 
@@ -106,7 +111,9 @@ t.test('a to-many through a foreign key is read-only: 405 with Allow', async (t)
 });
 
 t.test('a wrong identifier type is 409, and nothing changes', async (t) => {
-  assertError(t, await rel('PATCH', '/v1/articles/1/relationships/author', ref('tag', 1)), 409, { pointer: '/data/type' });
+  assertError(t, await rel('PATCH', '/v1/articles/1/relationships/author', ref('tag', 1)), 409, {
+    pointer: '/data/type',
+  });
   for (const method of ['PATCH', 'POST', 'DELETE'] as const) {
     const res = await rel(method, '/v1/articles/1/relationships/tags', [ref('tag', 3), ref('author', 1)]);
     assertError(t, res, 409, { pointer: '/data/1/type' });
@@ -116,11 +123,35 @@ t.test('a wrong identifier type is 409, and nothing changes', async (t) => {
 });
 
 t.test('a related id that does not exist is 404, and nothing changes', async (t) => {
-  assertError(t, await rel('PATCH', '/v1/articles/1/relationships/author', ref('author', 999)), 404, undefined, /"999" not found/);
-  assertError(t, await rel('PATCH', '/v1/articles/1/relationships/author', ref('author', 3)), 404, undefined, /"3" not found/);
+  assertError(
+    t,
+    await rel('PATCH', '/v1/articles/1/relationships/author', ref('author', 999)),
+    404,
+    undefined,
+    /"999" not found/,
+  );
+  assertError(
+    t,
+    await rel('PATCH', '/v1/articles/1/relationships/author', ref('author', 3)),
+    404,
+    undefined,
+    /"3" not found/,
+  );
   assertError(t, await rel('PATCH', '/v1/articles/1/relationships/author', ref('author', 'x')), 404);
-  assertError(t, await rel('PATCH', '/v1/articles/1/relationships/tags', tags(3, 999)), 404, undefined, /"999" not found/);
-  assertError(t, await rel('POST', '/v1/articles/1/relationships/tags', tags(3, 999)), 404, undefined, /"999" not found/);
+  assertError(
+    t,
+    await rel('PATCH', '/v1/articles/1/relationships/tags', tags(3, 999)),
+    404,
+    undefined,
+    /"999" not found/,
+  );
+  assertError(
+    t,
+    await rel('POST', '/v1/articles/1/relationships/tags', tags(3, 999)),
+    404,
+    undefined,
+    /"999" not found/,
+  );
   assertError(t, await rel('PATCH', '/v1/comments/1/relationships/article', ref('article', 7)), 404);
   t.equal(await authorOf(1), 1);
   t.strictSame(await tagsOf(1), [1, 2]);
@@ -130,7 +161,9 @@ t.test('a malformed relationship body is 422; a required to-one cannot be cleare
   assertError(t, await rel('PATCH', '/v1/articles/1/relationships/author', tags(1)), 422, { pointer: '/data' });
   assertError(t, await rel('PATCH', '/v1/articles/1/relationships/tags', ref('tag', 1)), 422, { pointer: '/data' });
   assertError(t, await rel('POST', '/v1/articles/1/relationships/tags', null), 422, { pointer: '/data' });
-  assertError(t, await rel('PATCH', '/v1/articles/1/relationships/tags', [{ type: 'tag' }]), 422, { pointer: '/data/0/id' });
+  assertError(t, await rel('PATCH', '/v1/articles/1/relationships/tags', [{ type: 'tag' }]), 422, {
+    pointer: '/data/0/id',
+  });
   const noData = await call(app, { method: 'PATCH', url: '/v1/articles/1/relationships/tags', token, body: {} });
   assertError(t, noData, 422, { pointer: '/data' });
   const required = await rel('PATCH', '/v1/comments/1/relationships/article', null);
@@ -149,25 +182,43 @@ t.test('relationship writes need a caller and an existing, visible parent', asyn
 t.test('a to-many related endpoint is a full list limited to the parent', async (t) => {
   const res = await call(app, { url: '/v1/authors/1/articles' });
   assertDocument(t, res, 200);
-  t.strictSame(res.body.data.map((r: { id: string }) => r.id), ['1', '2']);
+  t.strictSame(
+    res.body.data.map((r: { id: string }) => r.id),
+    ['1', '2'],
+  );
   t.strictSame(res.body.data[0].relationships.author.data, ref('author', 1));
   t.strictSame(res.body.meta, { count: 2 });
   t.equal(res.body.links.self, '/v1/authors/1/articles?page%5Bsize%5D=20&page%5Bnumber%5D=1');
   const paged = await call(app, { url: '/v1/authors/1/articles?page[size]=1&page[number]=2&sort=-title' });
-  t.strictSame(paged.body.data.map((r: { id: string }) => r.id), ['1']);
+  t.strictSame(
+    paged.body.data.map((r: { id: string }) => r.id),
+    ['1'],
+  );
   t.strictSame(paged.body.meta, { count: 2 });
   t.equal(paged.body.links.next, null);
   t.match(paged.body.links.prev, /^\/v1\/authors\/1\/articles\?sort=-title&/);
-  const filtered = await call(app, { url: `/v1/authors/1/articles?filter=${encodeURIComponent('[{"name":"title","op":"eq","val":"Delta"}]')}` });
-  t.strictSame(filtered.body.data, [], 'Bob\'s article is not Ann\'s');
+  const filtered = await call(app, {
+    url: `/v1/authors/1/articles?filter=${encodeURIComponent('[{"name":"title","op":"eq","val":"Delta"}]')}`,
+  });
+  t.strictSame(filtered.body.data, [], "Bob's article is not Ann's");
   t.strictSame(filtered.body.meta, { count: 0 });
   const join = await call(app, { url: '/v1/tags/1/articles' });
-  t.strictSame(join.body.data.map((r: { id: string }) => r.id), ['1'], 'scope and soft delete apply');
+  t.strictSame(
+    join.body.data.map((r: { id: string }) => r.id),
+    ['1'],
+    'scope and soft delete apply',
+  );
   const joinSeen = await call(app, { url: '/v1/tags/1/articles', token });
-  t.strictSame(joinSeen.body.data.map((r: { id: string }) => r.id), ['1', '3']);
+  t.strictSame(
+    joinSeen.body.data.map((r: { id: string }) => r.id),
+    ['1', '3'],
+  );
   t.strictSame(joinSeen.body.meta, { count: 2 });
   const fk = await call(app, { url: '/v1/articles/1/comments?sort=-text' });
-  t.strictSame(fk.body.data.map((r: { attributes: { text: string } }) => r.attributes.text), ['second', 'first']);
+  t.strictSame(
+    fk.body.data.map((r: { attributes: { text: string } }) => r.attributes.text),
+    ['second', 'first'],
+  );
   const none = await call(app, { url: '/v1/authors/4/articles' });
   assertDocument(t, none, 200);
   t.strictSame(none.body.data, []);

@@ -33,7 +33,8 @@ t.test('equal sort values are ordered by id, so pages never repeat or skip a row
   t.strictSame(await ids('/v1/articles?sort=published'), ['1', '2', '4', '5', '6']);
   t.strictSame(await ids('/v1/articles?sort=-published'), ['6', '5', '4', '2', '1']);
   const walk: string[] = [];
-  for (let page = 1; page <= 3; page++) walk.push(...(await ids(`/v1/articles?sort=rating&page[size]=2&page[number]=${page}`)));
+  for (let page = 1; page <= 3; page++)
+    walk.push(...(await ids(`/v1/articles?sort=rating&page[size]=2&page[number]=${page}`)));
   t.strictSame(walk, ['5', '2', '4', '6', '1'], 'Beta and Delta (both 3) keep one order across pages');
 });
 
@@ -55,9 +56,14 @@ t.test('sort by an attribute of a to-one relationship, as the caller sees it (no
   // Comment 3 is on the unpublished Gamma: only a logged-in caller sees its article; comment 5's article is deleted.
   t.strictSame(await ids('/v1/comments?sort=article.id'), ['1', '2', '4', '3', '5']);
   t.strictSame(await ids('/v1/comments?sort=article.id', f.user.token), ['1', '2', '3', '4', '5']);
-  t.strictSame(await ids('/v1/comments?sort=-article.published_at'), ['5', '3', '4', '2', '1'], 'snake_case, descending: nulls first');
+  t.strictSame(
+    await ids('/v1/comments?sort=-article.published_at'),
+    ['5', '3', '4', '2', '1'],
+    'snake_case, descending: nulls first',
+  );
   const walk: string[] = [];
-  for (let page = 1; page <= 3; page++) walk.push(...(await ids(`/v1/comments?sort=article.title&page[size]=2&page[number]=${page}`)));
+  for (let page = 1; page <= 3; page++)
+    walk.push(...(await ids(`/v1/comments?sort=article.title&page[size]=2&page[number]=${page}`)));
   t.strictSame(walk, ['1', '2', '4', '3', '5'], 'the id tiebreaker keeps pages stable');
 });
 
@@ -66,7 +72,16 @@ t.test('sort keys may be written in snake_case', async (t) => {
 });
 
 t.test('a sort through a relationship needs a to-one relationship and one attribute of its record', async (t) => {
-  for (const key of ['author', 'author.nothing', 'author.name.x', 'tags.label', 'nothing.name', 'author.', '.name', 'author.articles']) {
+  for (const key of [
+    'author',
+    'author.nothing',
+    'author.name.x',
+    'tags.label',
+    'nothing.name',
+    'author.',
+    '.name',
+    'author.articles',
+  ]) {
     const res = await call(app, { url: `/v1/articles?sort=${encodeURIComponent(key)}` });
     assertError(t, res, 400, { parameter: 'sort' }, /^Unknown sort key/);
   }
@@ -89,9 +104,13 @@ t.test('write-only attributes cannot be sorted or filtered on', async (t) => {
   t.ok((await ids('/v1/users?sort=email', admin.token)).length >= 2, 'the admin lists users');
   assertError(t, await call(app, { url: '/v1/users?sort=password', token: admin.token }), 400, { parameter: 'sort' });
   assertError(t, await call(app, { url: '/v1/users?sort=-password', token: admin.token }), 400, { parameter: 'sort' });
-  assertError(t, await call(app, { url: '/v1/users?sort=password-hash', token: admin.token }), 400, { parameter: 'sort' });
+  assertError(t, await call(app, { url: '/v1/users?sort=password-hash', token: admin.token }), 400, {
+    parameter: 'sort',
+  });
   const filter = encodeURIComponent(JSON.stringify([{ name: 'password', op: 'eq', val: 'correct horse battery' }]));
-  assertError(t, await call(app, { url: `/v1/users?filter=${filter}`, token: admin.token }), 400, { parameter: 'filter' });
+  assertError(t, await call(app, { url: `/v1/users?filter=${filter}`, token: admin.token }), 400, {
+    parameter: 'filter',
+  });
 });
 
 t.test('fields[type] restricts attributes and relationships of the primary data', async (t) => {
@@ -111,7 +130,9 @@ t.test('fields[type] restricts attributes and relationships of the primary data'
 });
 
 t.test('fields[type] applies to every resource of that type in a list and in included', async (t) => {
-  const res = await call(app, { url: '/v1/articles?fields[article]=title,tags&fields[tag]=label&include=tags&page[size]=2' });
+  const res = await call(app, {
+    url: '/v1/articles?fields[article]=title,tags&fields[tag]=label&include=tags&page[size]=2',
+  });
   assertDocument(t, res, 200);
   for (const article of res.body.data) {
     t.same(Object.keys(article.attributes), ['title']);
@@ -122,7 +143,11 @@ t.test('fields[type] applies to every resource of that type in a list and in inc
     { type: 'tag', id: '2' },
   ]);
   t.strictSame(
-    res.body.included.map((r: { id: string; attributes: unknown; relationships: unknown }) => [r.id, r.attributes, r.relationships]),
+    res.body.included.map((r: { id: string; attributes: unknown; relationships: unknown }) => [
+      r.id,
+      r.attributes,
+      r.relationships,
+    ]),
     [
       ['1', { label: 'news' }, {}],
       ['2', { label: 'tech' }, {}],
@@ -147,12 +172,20 @@ t.test('fields[type] may name id (always returned) and snake_case members', asyn
 });
 
 t.test('an unknown field, a write-only field or an unknown type in fields is 400', async (t) => {
-  assertError(t, await call(app, { url: '/v1/articles/1?fields[article]=nothing' }), 400, { parameter: 'fields[article]' });
-  assertError(t, await call(app, { url: '/v1/articles?fields[article]=title,nothing' }), 400, { parameter: 'fields[article]' });
+  assertError(t, await call(app, { url: '/v1/articles/1?fields[article]=nothing' }), 400, {
+    parameter: 'fields[article]',
+  });
+  assertError(t, await call(app, { url: '/v1/articles?fields[article]=title,nothing' }), 400, {
+    parameter: 'fields[article]',
+  });
   assertError(t, await call(app, { url: '/v1/articles?fields[author]=title' }), 400, { parameter: 'fields[author]' });
-  assertError(t, await call(app, { url: '/v1/articles?fields[articles]=title' }), 400, { parameter: 'fields[articles]' });
+  assertError(t, await call(app, { url: '/v1/articles?fields[articles]=title' }), 400, {
+    parameter: 'fields[articles]',
+  });
   assertError(t, await call(app, { url: `/v1/users/${admin.id}?fields[user]=password`, token: admin.token }), 400, {
     parameter: 'fields[user]',
   });
-  assertError(t, await call(app, { url: '/v1/articles/1/author?fields[author]=title' }), 400, { parameter: 'fields[author]' });
+  assertError(t, await call(app, { url: '/v1/articles/1/author?fields[author]=title' }), 400, {
+    parameter: 'fields[author]',
+  });
 });

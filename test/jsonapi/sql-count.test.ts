@@ -35,7 +35,11 @@ async function constant(t: Test, url: string, expected: number, sizes = [1, 2, 5
     sizes.map(() => expected),
     `${url}: ${expected} statement(s) at page sizes ${sizes.join(', ')}`,
   );
-  t.strictSame(runs.map((r) => r.body.data.length), sizes.map((s) => Math.min(s, runs[0]!.body.meta.count)), 'page sizes honoured');
+  t.strictSame(
+    runs.map((r) => r.body.data.length),
+    sizes.map((s) => Math.min(s, runs[0]!.body.meta.count)),
+    'page sizes honoured',
+  );
   return runs;
 }
 
@@ -43,17 +47,24 @@ t.test('a list is one statement (rows and count together), whatever the page siz
   const runs = await constant(t, '/v1/articles', 1);
   t.equal(runs[0]!.body.meta.count, 240);
   await constant(t, '/v1/articles?sort=-rating,title', 1);
-  await constant(t, `/v1/articles?filter=${encodeURIComponent('[{"name":"author","op":"has","val":{"name":"name","op":"like","val":"Author 1%"}}]')}`, 1);
+  await constant(
+    t,
+    `/v1/articles?filter=${encodeURIComponent('[{"name":"author","op":"has","val":{"name":"name","op":"like","val":"Author 1%"}}]')}`,
+    1,
+  );
 });
 
-t.test('include paths add no statement: the page and every include path are one statement, whatever the number of rows', async (t) => {
-  const one = await constant(t, '/v1/articles?include=author', 1);
-  t.ok(one.at(-1)!.included > one[0]!.included, 'more rows, more included resources, same statements');
-  await constant(t, '/v1/articles?include=tags', 1);
-  await constant(t, '/v1/articles?include=comments', 1);
-  const three = await constant(t, '/v1/articles?include=author,tags,comments', 1);
-  t.ok(three.at(-1)!.included > 100, 'a large compound document');
-});
+t.test(
+  'include paths add no statement: the page and every include path are one statement, whatever the number of rows',
+  async (t) => {
+    const one = await constant(t, '/v1/articles?include=author', 1);
+    t.ok(one.at(-1)!.included > one[0]!.included, 'more rows, more included resources, same statements');
+    await constant(t, '/v1/articles?include=tags', 1);
+    await constant(t, '/v1/articles?include=comments', 1);
+    const three = await constant(t, '/v1/articles?include=author,tags,comments', 1);
+    t.ok(three.at(-1)!.included > 100, 'a large compound document');
+  },
+);
 
 t.test('nested includes add no statement either: the whole include tree compiles into the one statement', async (t) => {
   await constant(t, '/v1/authors?include=articles', 1);
@@ -64,7 +75,10 @@ t.test('nested includes add no statement either: the whole include tree compiles
 });
 
 t.test('the number of parent rows does not matter either: one author or sixty', async (t) => {
-  const few = await measure(t, `/v1/authors?include=articles.tags&filter=${encodeURIComponent('[{"name":"id","op":"eq","val":1}]')}`);
+  const few = await measure(
+    t,
+    `/v1/authors?include=articles.tags&filter=${encodeURIComponent('[{"name":"id","op":"eq","val":1}]')}`,
+  );
   const many = await measure(t, '/v1/authors?include=articles.tags&page[size]=60');
   t.equal(few.body.data.length, 1);
   t.equal(many.body.data.length, 60);
@@ -74,9 +88,21 @@ t.test('the number of parent rows does not matter either: one author or sixty', 
 
 t.test('single resources, related lists and linkage are constant too', async (t) => {
   t.equal((await measure(t, '/v1/authors/1')).statements, 1, 'a resource: one statement');
-  t.equal((await measure(t, '/v1/authors/1?include=articles.tags,articles.comments')).statements, 1, 'with a two-level include: one statement');
-  t.equal((await measure(t, '/v1/authors/1/relationships/articles')).statements, 1, 'the parent and its linkage: one statement');
-  t.equal((await measure(t, '/v1/articles/1/author?include=articles')).statements, 1, 'a to-one related record with an include: one statement');
+  t.equal(
+    (await measure(t, '/v1/authors/1?include=articles.tags,articles.comments')).statements,
+    1,
+    'with a two-level include: one statement',
+  );
+  t.equal(
+    (await measure(t, '/v1/authors/1/relationships/articles')).statements,
+    1,
+    'the parent and its linkage: one statement',
+  );
+  t.equal(
+    (await measure(t, '/v1/articles/1/author?include=articles')).statements,
+    1,
+    'a to-one related record with an include: one statement',
+  );
   for (const size of [1, 4]) {
     const related = await measure(t, `/v1/authors/1/articles?include=tags,comments&page[size]=${size}`);
     t.equal(related.statements, 1, `related list, page size ${size}: parent, page and two includes in one statement`);
@@ -90,10 +116,17 @@ t.test('a logged-in caller adds only the token lookup', async (t) => {
   t.equal(user.statements, anonymous.statements + 1);
 });
 
-t.test('related rows are read by one table expression per include path in the one statement, never per row', async (t) => {
-  f.resetQueries();
-  await call(app, { url: '/v1/articles?include=tags&page[size]=100' });
-  const statements = [...f.queries];
-  t.equal(statements.length, 1);
-  t.equal(statements[0]!.match(/"p\d+" as \(select "tags"\.\* from "tags"/g)?.length, 1, 'one table expression reads the tags of 100 articles');
-});
+t.test(
+  'related rows are read by one table expression per include path in the one statement, never per row',
+  async (t) => {
+    f.resetQueries();
+    await call(app, { url: '/v1/articles?include=tags&page[size]=100' });
+    const statements = [...f.queries];
+    t.equal(statements.length, 1);
+    t.equal(
+      statements[0]!.match(/"p\d+" as \(select "tags"\.\* from "tags"/g)?.length,
+      1,
+      'one table expression reads the tags of 100 articles',
+    );
+  },
+);

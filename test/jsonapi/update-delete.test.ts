@@ -57,12 +57,16 @@ t.test('PATCH relationships: to-one set and cleared, to-many fully replaced', as
   assertDocument(t, cleared, 200);
   t.strictSame(cleared.body.data.relationships.author.data, null);
   t.strictSame(await tagsOf(1), []);
-  const moved = await patch('/v1/comments/4', { type: 'comment', id: '4', relationships: { article: { data: { type: 'article', id: '2' } } } });
+  const moved = await patch('/v1/comments/4', {
+    type: 'comment',
+    id: '4',
+    relationships: { article: { data: { type: 'article', id: '2' } } },
+  });
   assertDocument(t, moved, 200);
   t.strictSame(moved.body.data.relationships.article.data, { type: 'article', id: '2' });
 });
 
-t.test('PATCH with an id other than the URL\'s, or another type, is 409; nothing changes', async (t) => {
+t.test("PATCH with an id other than the URL's, or another type, is 409; nothing changes", async (t) => {
   const before = await read('/v1/articles/5');
   const other = await patch('/v1/articles/5', { type: 'article', id: '6', attributes: { title: 'X' } });
   assertError(t, other, 409, { pointer: '/data/id' });
@@ -70,7 +74,11 @@ t.test('PATCH with an id other than the URL\'s, or another type, is 409; nothing
   assertError(t, padded, 409, { pointer: '/data/id' });
   const type = await patch('/v1/articles/5', { type: 'tag', id: '5', attributes: { title: 'X' } });
   assertError(t, type, 409, { pointer: '/data/type' });
-  const relType = await patch('/v1/articles/5', { type: 'article', id: '5', relationships: { author: { data: { type: 'tag', id: '1' } } } });
+  const relType = await patch('/v1/articles/5', {
+    type: 'article',
+    id: '5',
+    relationships: { author: { data: { type: 'tag', id: '1' } } },
+  });
   assertError(t, relType, 409, { pointer: '/data/relationships/author/data/type' });
   t.strictSame(await read('/v1/articles/5'), before);
 });
@@ -86,14 +94,26 @@ t.test('PATCH refusals are 4xx with nothing changed', async (t) => {
   assertError(t, await patch('/v1/articles/6', { type: 'article', id: '6', attributes: { nothing: 1 } }), 422, {
     pointer: '/data/attributes/nothing',
   });
-  assertError(t, await patch('/v1/articles/6', { type: 'article', id: '6', attributes: { 'published-at': '0000-06-01T00:00:00Z' } }), 422, {
-    pointer: '/data/attributes/published-at',
-  });
+  assertError(
+    t,
+    await patch('/v1/articles/6', { type: 'article', id: '6', attributes: { 'published-at': '0000-06-01T00:00:00Z' } }),
+    422,
+    {
+      pointer: '/data/attributes/published-at',
+    },
+  );
   const missing = await patch('/v1/articles/6', {
     type: 'article',
     id: '6',
     attributes: { title: 'Changed' },
-    relationships: { tags: { data: [{ type: 'tag', id: '1' }, { type: 'tag', id: '404' }] } },
+    relationships: {
+      tags: {
+        data: [
+          { type: 'tag', id: '1' },
+          { type: 'tag', id: '404' },
+        ],
+      },
+    },
   });
   assertError(t, missing, 404, undefined, /"404" not found/);
   assertError(t, await patch('/v1/articles/6', { type: 'article', id: '6', attributes: { title: 'Y' } }, null), 401);
@@ -119,7 +139,12 @@ t.test('hard delete removes the row', async (t) => {
   t.equal(await f.count('comments'), 4, 'comment 2 is gone from the table');
   assertError(t, await call(app, { url: '/v1/comments/2' }), 404, undefined, 'Object not found.');
   assertError(t, await call(app, { method: 'DELETE', url: '/v1/comments/2', token }), 404);
-  const tag = await call(app, { method: 'POST', url: '/v1/tags', token, body: { data: { type: 'tag', attributes: { label: 'tmp' } } } });
+  const tag = await call(app, {
+    method: 'POST',
+    url: '/v1/tags',
+    token,
+    body: { data: { type: 'tag', attributes: { label: 'tmp' } } },
+  });
   const del = await call(app, { method: 'DELETE', url: `/v1/tags/${tag.body.data.id}`, token });
   t.equal(del.status, 200);
   t.strictSame(await f.sql(`SELECT id FROM tags WHERE id = ${Number(tag.body.data.id)}`), []);
@@ -134,7 +159,9 @@ t.test('hard delete of a row others still reference is 409, and the row stays', 
 t.test('soft delete keeps the row with deleted_at set; it is 404 and gone from lists and includes', async (t) => {
   const res = await call(app, { method: 'DELETE', url: '/v1/authors/2', token });
   t.strictSame(res.body, { meta: { message: 'Object successfully deleted' }, jsonapi: { version: '1.0' } });
-  const [row] = await f.sql('SELECT name, deleted_at > now() - interval \'1 minute\' AS just_deleted FROM authors WHERE id = 2');
+  const [row] = await f.sql(
+    "SELECT name, deleted_at > now() - interval '1 minute' AS just_deleted FROM authors WHERE id = 2",
+  );
   t.strictSame(row, { name: 'Bob', just_deleted: true }, 'the row is kept, with deleted_at set just now');
   for (const url of ['/v1/authors/2', '/v1/authors/2/articles', '/v1/authors/2/relationships/articles']) {
     assertError(t, await call(app, { url, token }), 404, undefined, 'Object not found.');
@@ -150,7 +177,11 @@ t.test('soft delete keeps the row with deleted_at set; it is 404 and gone from l
   t.strictSame(related.body.data, null, 'the related endpoint has no author');
   assertError(t, await patch('/v1/authors/2', { type: 'author', id: '2', attributes: { name: 'Back' } }), 404);
   assertError(t, await call(app, { method: 'DELETE', url: '/v1/authors/2', token }), 404);
-  const link = await patch('/v1/articles/3', { type: 'article', id: '3', relationships: { author: { data: { type: 'author', id: '2' } } } });
+  const link = await patch('/v1/articles/3', {
+    type: 'article',
+    id: '3',
+    relationships: { author: { data: { type: 'author', id: '2' } } },
+  });
   assertError(t, link, 404, undefined, /"2" not found/);
 });
 

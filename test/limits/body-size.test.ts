@@ -15,7 +15,8 @@ const { app } = await buildTestApp(t);
 
 /** A registration document of exactly `bytes` bytes: the name is what pads it. */
 function registration(bytes: number): string {
-  const around = (name: string) => JSON.stringify({ data: { type: 'user', attributes: { email: 'big@example.org', password: 'long enough', name } } });
+  const around = (name: string) =>
+    JSON.stringify({ data: { type: 'user', attributes: { email: 'big@example.org', password: 'long enough', name } } });
   const body = around('n'.repeat(bytes - around('').length));
   if (Buffer.byteLength(body) !== bytes) throw new Error('the padding is off');
   return body;
@@ -23,7 +24,12 @@ function registration(bytes: number): string {
 
 const register = async (payload: string | Readable) => {
   const chunked = payload instanceof Readable ? { 'transfer-encoding': 'chunked' } : {};
-  const res = await app.inject({ method: 'POST', url: '/v1/users', headers: { 'content-type': JSONAPI, accept: JSONAPI, ...chunked }, payload });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/users',
+    headers: { 'content-type': JSONAPI, accept: JSONAPI, ...chunked },
+    payload,
+  });
   return { status: res.statusCode, headers: res.headers, body: res.json() };
 };
 

@@ -31,7 +31,14 @@ const someone = () => ({ name: `Person ${++people}`, email: `person${people}@exa
 /** A completed order of a new buyer for these attendees: the buyer's token and the order's identifier. */
 async function completedOrder(attendees: { name: string; email: string }[]) {
   const buyer = await seedUser(app);
-  const id = await create(app, buyer.token, 'orders', 'order', { amount: 10, attendees }, { event: rel('event', world.published.event) });
+  const id = await create(
+    app,
+    buyer.token,
+    'orders',
+    'order',
+    { amount: 10, attendees },
+    { event: rel('event', world.published.event) },
+  );
   return { buyer, identifier: await completeOrder(app, world.cast.organizer.token, id) };
 }
 
@@ -49,15 +56,28 @@ async function sendReceipt(token: string, identifier: string, from: string, head
 type Answer = Awaited<ReturnType<typeof sendReceipt>>;
 
 function assertLimited(t: Test, res: Answer) {
-  assertError(t, res, 429, undefined, /^Too many mails to these addresses or from this client address; try again in \d+ seconds$/);
+  assertError(
+    t,
+    res,
+    429,
+    undefined,
+    /^Too many mails to these addresses or from this client address; try again in \d+ seconds$/,
+  );
   t.equal(res.body.errors[0].title, 'Too Many Requests');
   const retry = Number(res.headers['retry-after']);
-  t.ok(Number.isInteger(retry) && retry >= 1 && retry <= 3600, `Retry-After ${res.headers['retry-after']} is whole seconds within the window`);
+  t.ok(
+    Number.isInteger(retry) && retry >= 1 && retry <= 3600,
+    `Retry-After ${res.headers['retry-after']} is whole seconds within the window`,
+  );
 }
 
 const recorded = async () => (await app.sql`select count(*)::int as n from mails`)[0]!.n as number;
 /** Every recipient the SMTP server got a message for since `from`. */
-const arrivedSince = (from: number) => smtp.received.slice(from).flatMap((m) => m.envelope.to).sort();
+const arrivedSince = (from: number) =>
+  smtp.received
+    .slice(from)
+    .flatMap((m) => m.envelope.to)
+    .sort();
 
 t.test('per mailbox: the limit+1-th receipt to an address is 429 and sends nothing at all', async (t) => {
   const ada = { name: 'Ada', email: 'ada+tickets@example.org' };
@@ -67,12 +87,20 @@ t.test('per mailbox: the limit+1-th receipt to an address is 429 and sends nothi
     const before = smtp.received.length;
     const res = await sendReceipt(buyer.token, identifier, nextClient());
     t.equal(res.status, 200, `receipt ${i}`);
-    t.strictSame(arrivedSince(before), [ada.email, buyer.email, grace.email].sort(), `receipt ${i}: three mails arrived`);
+    t.strictSame(
+      arrivedSince(before),
+      [ada.email, buyer.email, grace.email].sort(),
+      `receipt ${i}: three mails arrived`,
+    );
   }
   const [mails, arrived] = [await recorded(), smtp.received.length];
   const third = await sendReceipt(buyer.token, identifier, nextClient(), { origin: 'https://elsewhere.example' });
   assertLimited(t, third);
-  t.match(String(third.headers['access-control-expose-headers']), /Retry-After/i, 'scripts on any origin can read Retry-After');
+  t.match(
+    String(third.headers['access-control-expose-headers']),
+    /Retry-After/i,
+    'scripts on any origin can read Retry-After',
+  );
 
   // Another order reaching the same mailbox (another +tag, another letter case) is refused whole:
   // its new attendee gets nothing either.
@@ -83,12 +111,20 @@ t.test('per mailbox: the limit+1-th receipt to an address is 429 and sends nothi
   t.equal(smtp.received.length, arrived, 'and none arrived');
 
   const unrelated = await completedOrder([someone()]);
-  t.equal((await sendReceipt(unrelated.buyer.token, unrelated.identifier, nextClient())).status, 200, 'other addresses are not limited');
+  t.equal(
+    (await sendReceipt(unrelated.buyer.token, unrelated.identifier, nextClient())).status,
+    200,
+    'other addresses are not limited',
+  );
 });
 
 t.test('per client address: the mails of one address add up, whoever they go to', async (t) => {
   const from = nextClient();
-  const orders = [await completedOrder([someone(), someone()]), await completedOrder([someone(), someone()]), await completedOrder([someone(), someone()])];
+  const orders = [
+    await completedOrder([someone(), someone()]),
+    await completedOrder([someone(), someone()]),
+    await completedOrder([someone(), someone()]),
+  ];
   const before = smtp.received.length;
   t.equal((await sendReceipt(orders[0]!.buyer.token, orders[0]!.identifier, from)).status, 200, '3 mails');
   t.equal((await sendReceipt(orders[1]!.buyer.token, orders[1]!.identifier, from)).status, 200, '6 mails');
@@ -98,8 +134,15 @@ t.test('per client address: the mails of one address add up, whoever they go to'
   t.equal(smtp.received.length - before, 6, 'six mails arrived');
 
   // Without a trusted proxy, X-Forwarded-For names no other client.
-  assertLimited(t, await sendReceipt(orders[2]!.buyer.token, orders[2]!.identifier, from, { 'x-forwarded-for': '203.0.113.9' }));
-  t.equal((await sendReceipt(orders[2]!.buyer.token, orders[2]!.identifier, nextClient())).status, 200, 'from another address it is sent');
+  assertLimited(
+    t,
+    await sendReceipt(orders[2]!.buyer.token, orders[2]!.identifier, from, { 'x-forwarded-for': '203.0.113.9' }),
+  );
+  t.equal(
+    (await sendReceipt(orders[2]!.buyer.token, orders[2]!.identifier, nextClient())).status,
+    200,
+    'from another address it is sent',
+  );
   t.equal(smtp.received.length - before, 9);
 });
 
@@ -107,17 +150,27 @@ t.test('requests in parallel are counted one after the other', async (t) => {
   const attendee = someone();
   const { buyer, identifier } = await completedOrder([attendee]);
   const before = smtp.received.length;
-  const answers = await Promise.all(Array.from({ length: 5 }, () => sendReceipt(buyer.token, identifier, nextClient())));
+  const answers = await Promise.all(
+    Array.from({ length: 5 }, () => sendReceipt(buyer.token, identifier, nextClient())),
+  );
   t.strictSame(answers.map((a) => a.status).sort(), [200, 200, 429, 429, 429]);
   for (const a of answers.filter((a) => a.status === 429)) assertLimited(t, a);
-  t.strictSame(arrivedSince(before), [attendee.email, attendee.email, buyer.email, buyer.email].sort(), 'two receipts each, no more');
+  t.strictSame(
+    arrivedSince(before),
+    [attendee.email, attendee.email, buyer.email, buyer.email].sort(),
+    'two receipts each, no more',
+  );
 });
 
 t.test("an order with more recipients than a client's whole budget takes all of it", async (t) => {
   const from = nextClient();
   const big = await completedOrder(Array.from({ length: 8 }, someone));
   const before = smtp.received.length;
-  t.equal((await sendReceipt(big.buyer.token, big.identifier, from)).status, 200, '9 mails from a client with nothing sent yet');
+  t.equal(
+    (await sendReceipt(big.buyer.token, big.identifier, from)).status,
+    200,
+    '9 mails from a client with nothing sent yet',
+  );
   t.equal(smtp.received.length - before, 9);
   const small = await completedOrder([]);
   assertLimited(t, await sendReceipt(small.buyer.token, small.identifier, from));

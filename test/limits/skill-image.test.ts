@@ -19,15 +19,26 @@ const MAX_BYTES = 200_000;
 const base = await mkdtemp(join(tmpdir(), 'oe-skill-image-'));
 t.teardown(() => rm(base, { recursive: true, force: true }));
 const repo = join(base, 'repo');
-const { app } = await buildTestApp(t, { SKILL_REPO_DIR: repo, IMAGE_MAX_PIXELS: String(MAX_PIXELS), IMAGE_MAX_BYTES: String(MAX_BYTES) });
+const { app } = await buildTestApp(t, {
+  SKILL_REPO_DIR: repo,
+  IMAGE_MAX_PIXELS: String(MAX_PIXELS),
+  IMAGE_MAX_BYTES: String(MAX_BYTES),
+});
 const user = await seedUser(app);
 
 const commits = () => Number(execFileSync('git', ['rev-list', '--all', '--count'], { cwd: repo }).toString().trim());
 /** A plain white PNG: a few kilobytes however many pixels it has. */
-const blank = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#ffffff' } }).png().toBuffer();
+const blank = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+    .png()
+    .toBuffer();
 
 async function createSkill(image: Buffer, imageName: string) {
-  const form = multipart([['image', 'image.png', image]], { image_name: imageName, group: 'Limits', skill: imageName.replace(/\.jpg$/, '') });
+  const form = multipart([['image', 'image.png', image]], {
+    image_name: imageName,
+    group: 'Limits',
+    skill: imageName.replace(/\.jpg$/, ''),
+  });
   const res = await app.inject({
     method: 'POST',
     url: '/cms/createSkill.json',

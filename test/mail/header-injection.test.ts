@@ -23,7 +23,10 @@ function assertCleanHeaders(t: Test, mail: ReceivedMail) {
   t.notOk(/\r(?!\n)|(?<!\r)\n/.test(block), 'no bare CR or LF in the headers');
   t.ok(/^[A-Za-z0-9-]+:/.test(lines[0]!), 'the first line is a header');
   for (const line of lines) {
-    t.ok(/^[A-Za-z0-9-]+:|^[ \t]/.test(line), `a header or its folded continuation: ${JSON.stringify(line.slice(0, 60))}`);
+    t.ok(
+      /^[A-Za-z0-9-]+:|^[ \t]/.test(line),
+      `a header or its folded continuation: ${JSON.stringify(line.slice(0, 60))}`,
+    );
   }
   const names = lines.filter((l) => !/^[ \t]/.test(l)).map((l) => l.slice(0, l.indexOf(':')).toLowerCase());
   t.notOk(names.includes('bcc'), 'no Bcc header');
@@ -38,7 +41,8 @@ function assertCleanHeaders(t: Test, mail: ReceivedMail) {
   t.notOk(/evil\.test/.test(mail.envelope.to.join(',')), 'no attacker in the envelope');
 }
 
-const recipientsOf = (mail: ReceivedMail) => (mail.parsed.to && !Array.isArray(mail.parsed.to) ? mail.parsed.to.value : []);
+const recipientsOf = (mail: ReceivedMail) =>
+  mail.parsed.to && !Array.isArray(mail.parsed.to) ? mail.parsed.to.value : [];
 
 t.test('app.mailer.send: CR/LF in the name and subject cannot add headers or recipients', async (t) => {
   const before = smtp.received.length;
@@ -53,7 +57,11 @@ t.test('app.mailer.send: CR/LF in the name and subject cannot add headers or rec
   t.same(mail.envelope.to, ['eve@example.org'], 'exactly the intended recipient');
   assertCleanHeaders(t, mail);
   t.equal(mail.parsed.subject, 'Hello X-Injected: 1', 'the subject arrives flattened');
-  t.same(recipientsOf(mail), [{ address: 'eve@example.org', name: 'Eve Bcc: attacker@evil.test' }], 'the name flattened');
+  t.same(
+    recipientsOf(mail),
+    [{ address: 'eve@example.org', name: 'Eve Bcc: attacker@evil.test' }],
+    'the name flattened',
+  );
   t.equal(mail.parsed.text?.trim(), 'The body.');
   const [row] = await app.sql`select recipient, subject from mails where id = ${result.id}`;
   t.same(row, { recipient: 'eve@example.org', subject: 'Hello X-Injected: 1' }, 'recorded flattened');
@@ -63,16 +71,22 @@ t.test('app.mailer.send: an address carrying a second address never reaches it',
   // Callers validate addresses, but the mailer is the last line: one `to` means one recipient.
   for (const address of ['eve@example.org\r\nBcc: attacker@evil.test', 'eve@example.org, attacker@evil.test']) {
     const before = smtp.received.length;
-    const outcome = await app.mailer.send({ to: { name: 'Eve', address }, subject: 'One recipient', action: 'test-mail', text: 'x' }).then(
-      (result) => result.status,
-      (err: Error) => `refused: ${err.message}`,
-    );
+    const outcome = await app.mailer
+      .send({ to: { name: 'Eve', address }, subject: 'One recipient', action: 'test-mail', text: 'x' })
+      .then(
+        (result) => result.status,
+        (err: Error) => `refused: ${err.message}`,
+      );
     t.match(outcome, /^refused: not a single mail address/, 'the mailer refuses it before recording anything');
     await new Promise((resolve) => setTimeout(resolve, 300));
     const envelopes = smtp.received.slice(before).flatMap((m) => m.envelope.to);
-    t.notOk(envelopes.some((to) => to.endsWith('evil.test')), `${JSON.stringify(address)} (${outcome}): no attacker in the envelope`);
+    t.notOk(
+      envelopes.some((to) => to.endsWith('evil.test')),
+      `${JSON.stringify(address)} (${outcome}): no attacker in the envelope`,
+    );
     t.ok(envelopes.length <= 1, 'at most one recipient');
-    const [sent] = await app.sql`select count(*)::int as n from mails where status = 'sent' and recipient like '%evil.test%'`;
+    const [sent] =
+      await app.sql`select count(*)::int as n from mails where status = 'sent' and recipient like '%evil.test%'`;
     t.equal(sent!.n, 0, 'no mail recorded as sent to the attacker');
   }
 });
@@ -111,7 +125,14 @@ t.test('end to end: a receipt for an attendee named with CR/LF, for an event nam
     { name: 'Eve\r\nBcc: attacker@evil.test', email: 'eve@example.org' },
     { name: 'The Buyer', email: buyer.email },
   ];
-  const id = await create(app, buyer.token, 'orders', 'order', { amount: 10, attendees }, { event: rel('event', event) });
+  const id = await create(
+    app,
+    buyer.token,
+    'orders',
+    'order',
+    { amount: 10, attendees },
+    { event: rel('event', event) },
+  );
   const complete = await call(app, {
     method: 'PATCH',
     url: `/v1/orders/${id}`,
@@ -128,7 +149,11 @@ t.test('end to end: a receipt for an attendee named with CR/LF, for an event nam
   await new Promise((resolve) => setTimeout(resolve, 300)); // nothing more may arrive
   const mails = smtp.received.slice(before);
   t.equal(mails.length, 2, 'two messages: the buyer and Eve');
-  t.same(mails.map((m) => m.envelope.to).sort(), [[buyer.email], ['eve@example.org']].sort(), 'exactly the intended recipients');
+  t.same(
+    mails.map((m) => m.envelope.to).sort(),
+    [[buyer.email], ['eve@example.org']].sort(),
+    'exactly the intended recipients',
+  );
   for (const mail of mails) {
     assertCleanHeaders(t, mail);
     t.equal(mail.envelope.to.length, 1, 'one recipient per message');
@@ -139,7 +164,8 @@ t.test('end to end: a receipt for an attendee named with CR/LF, for an event nam
   t.equal(eveMail.parsed.subject, `Your ticket for Open Summit X-Injected: 1 (order ${identifier})`);
   t.same(recipientsOf(eveMail), [{ address: 'eve@example.org', name: 'Eve Bcc: attacker@evil.test' }]);
   t.equal(eveMail.parsed.attachments[0]?.filename, `receipt-${identifier}.html`, 'the receipt is still attached');
-  const rows = await app.sql`select recipient, subject from mails where subject like ${'%' + identifier + '%'} order by recipient`;
+  const rows =
+    await app.sql`select recipient, subject from mails where subject like ${`%${identifier}%`} order by recipient`;
   t.equal(rows.length, 2, 'two mails recorded');
   for (const row of rows) t.notOk(/[\r\n]/.test(row.subject as string), 'recorded subject on one line');
 });
@@ -151,12 +177,21 @@ t.test("a CR/LF in the settings' sender name cannot add headers either", async (
     url: '/v1/settings/1',
     token: admin.token,
     body: {
-      data: { type: 'setting', id: '1', attributes: { 'email-from': 'events@open-event.test', 'email-from-name': 'Events\r\nBcc: attacker@evil.test' } },
+      data: {
+        type: 'setting',
+        id: '1',
+        attributes: { 'email-from': 'events@open-event.test', 'email-from-name': 'Events\r\nBcc: attacker@evil.test' },
+      },
     },
   });
   t.equal(res.status, 200);
   const before = smtp.received.length;
-  await app.mailer.send({ to: { name: 'Ada', address: 'ada@example.org' }, subject: 'From the settings', action: 'test-mail', text: 'x' });
+  await app.mailer.send({
+    to: { name: 'Ada', address: 'ada@example.org' },
+    subject: 'From the settings',
+    action: 'test-mail',
+    text: 'x',
+  });
   const mail = (await smtp.waitFor(before + 1))[before]!;
   assertCleanHeaders(t, mail);
   t.same(mail.envelope, { from: 'events@open-event.test', to: ['ada@example.org'] });

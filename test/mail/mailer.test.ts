@@ -38,7 +38,9 @@ t.test('with no SMTP at all the mail becomes exactly one .eml file in the outbox
   t.equal(files.length, 1, 'exactly one file, no partial temp file left');
   t.match(files[0], /^[^.].*\.eml$/, 'a finished .eml file (not a hidden partial one)');
   const parsed = await simpleParser(await readFile(join(outbox, files[0]!)));
-  t.same(parsed.to && !Array.isArray(parsed.to) ? parsed.to.value : null, [{ address: 'ada@example.org', name: 'Ada Lovelace' }]);
+  t.same(parsed.to && !Array.isArray(parsed.to) ? parsed.to.value : null, [
+    { address: 'ada@example.org', name: 'Ada Lovelace' },
+  ]);
   t.same(parsed.from?.value, [{ address: 'no-reply@open-event.test', name: 'Open Event' }], 'from is MAIL_FROM');
   t.equal(parsed.subject, 'Hello from the outbox');
   t.equal(parsed.text?.trim(), 'First line of the body.\nSecond line.');
@@ -47,7 +49,8 @@ t.test('with no SMTP at all the mail becomes exactly one .eml file in the outbox
   t.equal(parsed.attachments[0]?.contentType, 'text/plain');
   t.equal(parsed.attachments[0]?.content.toString('utf8'), 'the attached notes');
 
-  const rows = await app.sql`select recipient, subject, action, status, attempts, last_error, via, raw, sent_at is not null as stamped from mails`;
+  const rows =
+    await app.sql`select recipient, subject, action, status, attempts, last_error, via, raw, sent_at is not null as stamped from mails`;
   t.same(rows, [
     {
       recipient: 'ada@example.org',
@@ -88,9 +91,16 @@ t.test('SMTP: SMTP_URL delivers, settings SMTP takes precedence, a failure keeps
   const { app } = await buildTestApp(t, { SMTP_URL: fallback.url, MAIL_FROM, MAIL_OUTBOX_DIR: outbox });
   const admin = await seedUser(app, { admin: true });
   const patchSettings = (attributes: Record<string, unknown>) =>
-    call(app, { method: 'PATCH', url: '/v1/settings/1', token: admin.token, body: { data: { type: 'setting', id: '1', attributes } } });
+    call(app, {
+      method: 'PATCH',
+      url: '/v1/settings/1',
+      token: admin.token,
+      body: { data: { type: 'setting', id: '1', attributes } },
+    });
   const rowOf = async (id: number) =>
-    (await app.sql`select status, attempts, last_error, raw is not null as has_raw, sent_at is not null as stamped from mails where id = ${id}`)[0];
+    (
+      await app.sql`select status, attempts, last_error, raw is not null as has_raw, sent_at is not null as stamped from mails where id = ${id}`
+    )[0];
 
   await t.test('with SMTP_URL the message arrives at that server from MAIL_FROM', async (t) => {
     const result = await app.mailer.send(letter('grace@example.org', 'Through SMTP_URL'));
@@ -104,7 +114,11 @@ t.test('SMTP: SMTP_URL delivers, settings SMTP takes precedence, a failure keeps
     t.equal(mail!.parsed.text?.trim(), 'First line of the body.\nSecond line.');
     t.equal(mail!.parsed.attachments[0]?.content.toString('utf8'), 'the attached notes');
     t.same(await rowOf(result.id), { status: 'sent', attempts: 1, last_error: null, has_raw: false, stamped: true });
-    t.same((await app.sql`select via from mails where id = ${result.id}`)[0], { via: 'smtp' }, 'sent through SMTP: the message is not kept');
+    t.same(
+      (await app.sql`select via from mails where id = ${result.id}`)[0],
+      { via: 'smtp' },
+      'sent through SMTP: the message is not kept',
+    );
     t.same(await readdir(outbox), [], 'nothing written to the outbox');
   });
 
@@ -123,7 +137,11 @@ t.test('SMTP: SMTP_URL delivers, settings SMTP takes precedence, a failure keeps
     const result = await app.mailer.send(letter('hedy@example.org', 'Through the settings'));
     t.equal(result.status, 'sent');
     const [mail] = await configured.waitFor(1);
-    t.same(mail!.envelope, { from: 'events@settings.test', to: ['hedy@example.org'] }, 'accepted by a server that requires AUTH');
+    t.same(
+      mail!.envelope,
+      { from: 'events@settings.test', to: ['hedy@example.org'] },
+      'accepted by a server that requires AUTH',
+    );
     t.same(mail!.parsed.from?.value, [{ address: 'events@settings.test', name: 'Settings Sender' }]);
     t.equal(mail!.parsed.subject, 'Through the settings');
     t.equal(fallback.received.length, 1, 'SMTP_URL got nothing more');

@@ -11,7 +11,13 @@ const { cast } = world;
 const buyer = await seedUser(app);
 
 const sendReceipt = (token: string | undefined, body: unknown, contentType = 'application/json') =>
-  call(app, { method: 'POST', url: '/v1/attendees/send-receipt', token, body, headers: { 'content-type': contentType } });
+  call(app, {
+    method: 'POST',
+    url: '/v1/attendees/send-receipt',
+    token,
+    body,
+    headers: { 'content-type': contentType },
+  });
 
 const attendees = [
   { name: 'Ada Lovelace', email: 'ada@example.org' },
@@ -21,7 +27,14 @@ const attendees = [
 ];
 
 async function order(t: Test, status?: string) {
-  const id = await create(app, buyer.token, 'orders', 'order', { amount: 42.5, attendees }, { event: rel('event', world.published.event) });
+  const id = await create(
+    app,
+    buyer.token,
+    'orders',
+    'order',
+    { amount: 42.5, attendees },
+    { event: rel('event', world.published.event) },
+  );
   if (status) {
     const res = await call(app, {
       method: 'PATCH',
@@ -43,7 +56,7 @@ t.test('a completed order: the buyer and every other attendee get the receipt wi
   t.same(res.body, { message: 'receipt sent to attendees' });
   const mails = (await smtp.waitFor(before + 3)).slice(before);
   t.equal(mails.length, 3, 'one mail per address');
-  t.same(mails.map((m) => m.envelope.to).flat().sort(), ['ada@example.org', buyer.email, 'grace@example.org'].sort());
+  t.same(mails.flatMap((m) => m.envelope.to).sort(), ['ada@example.org', buyer.email, 'grace@example.org'].sort());
   for (const mail of mails) {
     t.match(mail.parsed.subject, /Open Summit/);
     t.match(mail.parsed.subject, identifier);
@@ -57,7 +70,8 @@ t.test('a completed order: the buyer and every other attendee get the receipt wi
     t.match(html, 'Ada Lovelace');
     t.match(html, '42.50');
   }
-  const recorded = await app.sql`select recipient, action, status from mails where subject like ${'%' + identifier + '%'} order by recipient`;
+  const recorded =
+    await app.sql`select recipient, action, status from mails where subject like ${`%${identifier}%`} order by recipient`;
   t.same(
     recorded.map((r) => [r.recipient, r.action, r.status]),
     [
@@ -112,16 +126,46 @@ t.test('the JSON:API media type is accepted too', async (t) => {
 
 t.test('ticket holders (attendee records) of the order get the receipt too', async (t) => {
   const holderBuyer = await seedUser(app);
-  const id = await create(app, holderBuyer.token, 'orders', 'order', { amount: 5, attendees: [] }, { event: rel('event', world.published.event) });
-  const ticket = await create(app, cast.owner.token, 'tickets', 'ticket', { name: 'Day', 'sales-starts-at': '2030-01-01T00:00:00Z', 'sales-ends-at': '2030-02-01T00:00:00Z' }, { event: rel('event', world.published.event) });
+  const id = await create(
+    app,
+    holderBuyer.token,
+    'orders',
+    'order',
+    { amount: 5, attendees: [] },
+    { event: rel('event', world.published.event) },
+  );
+  const ticket = await create(
+    app,
+    cast.owner.token,
+    'tickets',
+    'ticket',
+    { name: 'Day', 'sales-starts-at': '2030-01-01T00:00:00Z', 'sales-ends-at': '2030-02-01T00:00:00Z' },
+    { event: rel('event', world.published.event) },
+  );
   const of = { event: rel('event', world.published.event), order: rel('order', id), ticket: rel('ticket', ticket) };
-  await create(app, holderBuyer.token, 'attendees', 'attendee', { firstname: 'Katherine', lastname: 'Johnson', email: 'kj@example.org' }, of);
+  await create(
+    app,
+    holderBuyer.token,
+    'attendees',
+    'attendee',
+    { firstname: 'Katherine', lastname: 'Johnson', email: 'kj@example.org' },
+    of,
+  );
   await create(app, holderBuyer.token, 'attendees', 'attendee', { firstname: 'No Address' }, of);
-  const done = await call(app, { method: 'PATCH', url: `/v1/orders/${id}`, token: cast.organizer.token, body: { data: { type: 'order', id, attributes: { status: 'completed' } } } });
+  const done = await call(app, {
+    method: 'PATCH',
+    url: `/v1/orders/${id}`,
+    token: cast.organizer.token,
+    body: { data: { type: 'order', id, attributes: { status: 'completed' } } },
+  });
   const before = smtp.received.length;
   const res = await sendReceipt(holderBuyer.token, { 'order-identifier': done.body.data.attributes.identifier });
   t.equal(res.status, 200);
   const mails = (await smtp.waitFor(before + 2)).slice(before);
-  t.same(mails.map((m) => m.envelope.to).flat().sort(), [holderBuyer.email, 'kj@example.org'].sort(), 'the buyer and the holder with an address');
+  t.same(
+    mails.flatMap((m) => m.envelope.to).sort(),
+    [holderBuyer.email, 'kj@example.org'].sort(),
+    'the buyer and the holder with an address',
+  );
   t.match(mails[0]!.parsed.attachments[0]!.content.toString('utf8'), 'Katherine Johnson');
 });

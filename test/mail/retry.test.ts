@@ -69,7 +69,11 @@ t.test('a refused mail stays pending and the retry job delivers it once the serv
 
   peer.refuse = false;
   const row = await pollRow(app, result.id, (r) => r.status !== 'pending', 20_000);
-  t.match(row, { status: 'sent', last_error: null, has_raw: false, stamped: true }, 'delivered by the job; raw dropped');
+  t.match(
+    row,
+    { status: 'sent', last_error: null, has_raw: false, stamped: true },
+    'delivered by the job; raw dropped',
+  );
   t.ok(row.attempts >= 2, 'the job made at least one more attempt');
   t.equal(await jobState(app, result.id, 10_000), 'completed', 'the one delivery job is done');
   await sleep(500);
@@ -99,7 +103,11 @@ t.test('after MAIL_RETRY_LIMIT retries a mail that keeps failing is marked faile
   const [recorded] = await app.sql`select recipient, subject, action from mails where id = ${result.id}`;
   t.same(recorded, { recipient: 'grace@example.org', subject: 'Never accepted', action: 'test-mail' });
   t.equal(peer.received.length, 0, 'nothing was ever delivered');
-  t.equal(await jobState(app, result.id, 10_000), 'completed', 'the job is done: it gave the mail up, no further retries');
+  t.equal(
+    await jobState(app, result.id, 10_000),
+    'completed',
+    'the job is done: it gave the mail up, no further retries',
+  );
 
   // Nothing revives a failed mail: the server accepting again delivers nothing.
   peer.refuse = false;
@@ -119,7 +127,13 @@ t.test('a mail delivered at once is not sent again when its safety-net job runs'
   t.equal(await jobState(app, result.id, 20_000), 'completed', 'the safety-net job ran and completed');
   await sleep(500);
   t.equal(peer.received.length, 1, 'still exactly one message');
-  t.match(await rowOf(app, result.id), { status: 'sent', attempts: 1, last_error: null, has_raw: false, stamped: true });
+  t.match(await rowOf(app, result.id), {
+    status: 'sent',
+    attempts: 1,
+    last_error: null,
+    has_raw: false,
+    stamped: true,
+  });
 });
 
 t.test('a slow delivery still in progress when the safety-net job starts is not sent twice', async (t) => {
@@ -140,7 +154,12 @@ t.test('a slow delivery still in progress when the safety-net job starts is not 
   await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => slow.close(() => resolve())));
   const { port } = slow.server.address() as AddressInfo;
-  const { app } = await buildTestApp(t, { ROLE: 'all', MAIL_RETRY_SECONDS: '1', SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM });
+  const { app } = await buildTestApp(t, {
+    ROLE: 'all',
+    MAIL_RETRY_SECONDS: '1',
+    SMTP_URL: `smtp://127.0.0.1:${port}`,
+    MAIL_FROM,
+  });
   const result = await app.mailer.send(letter('ida@example.org', 'Slowly accepted'));
   t.equal(result.status, 'sent');
   t.equal(await jobState(app, result.id, 20_000), 'completed', 'the safety-net job is done');

@@ -14,20 +14,39 @@ import { buildTestApp, call } from '../helpers/app.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { seedUser } from '../helpers/users.js';
 
-const letter = (address: string, subject: string) => ({ to: { name: 'Ada', address }, subject, action: 'test-mail', text: 'Hello.' });
+const letter = (address: string, subject: string) => ({
+  to: { name: 'Ada', address },
+  subject,
+  action: 'test-mail',
+  text: 'Hello.',
+});
 
 const fallback = await startSmtp(t);
 const server = await startSmtp(t, { auth: { user: 'mailer', pass: 'secret' } });
 const outbox = await mkdtemp(join(tmpdir(), 'oe-mail-services-'));
 t.teardown(() => rm(outbox, { recursive: true, force: true }));
-const { app } = await buildTestApp(t, { SMTP_URL: fallback.url, MAIL_OUTBOX_DIR: outbox, MAIL_FROM: 'no-reply@open-event.test' });
+const { app } = await buildTestApp(t, {
+  SMTP_URL: fallback.url,
+  MAIL_OUTBOX_DIR: outbox,
+  MAIL_FROM: 'no-reply@open-event.test',
+});
 const admin = await seedUser(app, { admin: true });
 const patchSettings = async (attributes: Record<string, unknown>) => {
-  const res = await call(app, { method: 'PATCH', url: '/v1/settings/1', token: admin.token, body: { data: { type: 'setting', id: '1', attributes } } });
+  const res = await call(app, {
+    method: 'PATCH',
+    url: '/v1/settings/1',
+    token: admin.token,
+    body: { data: { type: 'setting', id: '1', attributes } },
+  });
   if (res.status !== 200) throw new Error(`settings: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.attributes as Record<string, unknown>;
 };
-const smtp = { 'email-service': 'smtp', 'smtp-host': '127.0.0.1', 'smtp-username': 'mailer', 'smtp-password': 'secret' };
+const smtp = {
+  'email-service': 'smtp',
+  'smtp-host': '127.0.0.1',
+  'smtp-username': 'mailer',
+  'smtp-password': 'secret',
+};
 
 t.test('smtp with the port as a string and tls-optional: delivered (the server offers no STARTTLS)', async (t) => {
   const saved = await patchSettings({ ...smtp, 'smtp-port': String(server.port), 'smtp-encryption': 'tls-optional' });

@@ -25,20 +25,31 @@ t.test('log in, rotate the refresh token, replay an old one, log out', async (t)
     t.equal(next.response.status, 200, `refresh ${i}`);
     pair = next.data!;
     api.setToken(pair.access_token);
-    t.equal((await api.GET('/v1/users/{id}', { params: { path: { id: user.id } } })).response.status, 200, 'the new access token works');
+    t.equal(
+      (await api.GET('/v1/users/{id}', { params: { path: { id: user.id } } })).response.status,
+      200,
+      'the new access token works',
+    );
   }
 
   const replay = await api.POST('/v1/auth/token/refresh', { body: { refresh_token: first } });
   t.equal(replay.response.status, 401, 'a retired token: the login ends');
   t.equal(replay.error?.error, replay.error?.errors[0]?.detail, 'the typed error has `error`');
-  t.equal((await api.GET('/v1/users/{id}', { params: { path: { id: user.id } } })).response.status, 401, 'and so does its access token');
+  t.equal(
+    (await api.GET('/v1/users/{id}', { params: { path: { id: user.id } } })).response.status,
+    401,
+    'and so does its access token',
+  );
 
   const again = (await api.POST('/v1/auth/login', { body: { email: user.email, password: user.password } })).data!;
   api.setToken(again.access_token);
   const out = await api.POST('/v1/auth/logout', { body: {} });
   t.equal(out.response.status, 200);
   t.same(out.data, { success: true });
-  t.equal((await api.POST('/v1/auth/token/refresh', { body: { refresh_token: again.refresh_token } })).response.status, 401);
+  t.equal(
+    (await api.POST('/v1/auth/token/refresh', { body: { refresh_token: again.refresh_token } })).response.status,
+    401,
+  );
 });
 
 t.test('the account routes answer their typed documents', async (t) => {
@@ -50,9 +61,13 @@ t.test('the account routes answer their typed documents', async (t) => {
   t.type(asked.data?.message, 'string');
   const own = (await api.POST('/v1/auth/login', { body: { email: user.email, password: user.password } })).data!;
   api.setToken(own.access_token);
-  const changed = await api.POST('/v1/auth/change-password', { body: { data: { 'old-password': user.password, 'new-password': 'a longer new password' } } });
+  const changed = await api.POST('/v1/auth/change-password', {
+    body: { data: { 'old-password': user.password, 'new-password': 'a longer new password' } },
+  });
   t.same(changed.data, { id: user.id, email: user.email, 'password-changed': true });
-  const wrong = await api.PATCH('/v1/auth/reset-password', { body: { data: { token: 'not a token', password: 'long enough' } } });
+  const wrong = await api.PATCH('/v1/auth/reset-password', {
+    body: { data: { token: 'not a token', password: 'long enough' } },
+  });
   t.equal(wrong.response.status, 400);
   t.equal(wrong.error?.errors[0]?.status, '400');
 });

@@ -8,15 +8,28 @@ import t from 'tap';
 import { checkConformance, conformanceErrors, documentPathOf } from '../helpers/conformance.js';
 import { JSONAPI } from '../helpers/app.js';
 
-const ERROR = JSON.stringify({ errors: [{ status: '404', title: 'Not Found', detail: 'Object not found.' }], jsonapi: { version: '1.0' } });
+const ERROR = JSON.stringify({
+  errors: [{ status: '404', title: 'Not Found', detail: 'Object not found.' }],
+  jsonapi: { version: '1.0' },
+});
 
 t.test('a declared answer passes; each kind of drift is named', async (t) => {
   const answer = { method: 'GET', route: '/v1/events/:id', contentType: JSONAPI };
-  t.strictSame(conformanceErrors({ ...answer, status: 404, body: ERROR }), [], 'a 404 error document of GET /v1/events/{id}');
-  t.match(conformanceErrors({ ...answer, route: '/v1/nowhere', status: 200, body: '{}' }), [/not in openapi\/openapi.json/]);
+  t.strictSame(
+    conformanceErrors({ ...answer, status: 404, body: ERROR }),
+    [],
+    'a 404 error document of GET /v1/events/{id}',
+  );
+  t.match(conformanceErrors({ ...answer, route: '/v1/nowhere', status: 200, body: '{}' }), [
+    /not in openapi\/openapi.json/,
+  ]);
   t.match(conformanceErrors({ ...answer, status: 418, body: ERROR }), [/status not declared/]);
-  t.match(conformanceErrors({ ...answer, status: 404, contentType: 'text/html', body: '<p>gone</p>' }), [/media type text\/html not declared/]);
-  t.match(conformanceErrors({ ...answer, status: 404, body: JSON.stringify({ errors: 'none' }) }), [/GET \/v1\/events\/\{id\} 404: /]);
+  t.match(conformanceErrors({ ...answer, status: 404, contentType: 'text/html', body: '<p>gone</p>' }), [
+    /media type text\/html not declared/,
+  ]);
+  t.match(conformanceErrors({ ...answer, status: 404, body: JSON.stringify({ errors: 'none' }) }), [
+    /GET \/v1\/events\/\{id\} 404: /,
+  ]);
   t.match(conformanceErrors({ ...answer, status: 404, body: 'not json' }), [/not JSON/]);
 });
 
@@ -31,7 +44,11 @@ t.test('the hook reports an answer outside the contract and lets a conforming on
   checkConformance(app, (problem) => problems.push(problem));
   app.get('/v1/events/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
-    if (id === 'drift') return reply.type(JSONAPI).code(404).send(JSON.stringify({ message: 'gone' }));
+    if (id === 'drift')
+      return reply
+        .type(JSONAPI)
+        .code(404)
+        .send(JSON.stringify({ message: 'gone' }));
     return reply.type(JSONAPI).code(404).send(ERROR);
   });
   t.teardown(() => app.close());

@@ -43,8 +43,14 @@ const operations = operationsOf(doc);
 /** The event service's JSON:API face; the login routes under /v1/auth/ take and give plain JSON. */
 /** Actions whose bodies and answers are plain JSON objects, not JSON:API documents. */
 const PLAIN_ACTIONS = [
-  '/v1/attendees/send-receipt', '/v1/upload/image', '/v1/events/{event_id}/export/json', '/v1/users/check_email',
-  '/v1/role_invites/user', '/v1/role_invites/accept-invite', '/v1/role_invites/decline-invite', '/v1/role-invites/{id}/resend-invite',
+  '/v1/attendees/send-receipt',
+  '/v1/upload/image',
+  '/v1/events/{event_id}/export/json',
+  '/v1/users/check_email',
+  '/v1/role_invites/user',
+  '/v1/role_invites/accept-invite',
+  '/v1/role_invites/decline-invite',
+  '/v1/role-invites/{id}/resend-invite',
 ];
 /** File uploads: multipart forms in (the component named here), plain JSON out. */
 const UPLOADS: Record<string, string> = {
@@ -54,11 +60,20 @@ const UPLOADS: Record<string, string> = {
 };
 /** Plain JSON or files out, no body in (the Open Event front end's loader reads the session routes as plain JSON). */
 const PLAIN_READS = [
-  '/v1/tasks/{task_id}', '/v1/events/{event_id}/exports/{path}', '/v1/sessions/states', '/v1/events/{id}/sessions/languages', '/v1/events/{id}/has-streams',
-  '/v1/speaker-invites/{id}/accept-invite', '/v1/speaker-invites/{id}/reject-invite',
+  '/v1/tasks/{task_id}',
+  '/v1/events/{event_id}/exports/{path}',
+  '/v1/sessions/states',
+  '/v1/events/{id}/sessions/languages',
+  '/v1/events/{id}/has-streams',
+  '/v1/speaker-invites/{id}/accept-invite',
+  '/v1/speaker-invites/{id}/reject-invite',
 ];
 const isJsonApi = (path: string) =>
-  path.startsWith('/v1/') && !path.startsWith('/v1/auth/') && !PLAIN_ACTIONS.includes(path) && !(path in UPLOADS) && !PLAIN_READS.includes(path);
+  path.startsWith('/v1/') &&
+  !path.startsWith('/v1/auth/') &&
+  !PLAIN_ACTIONS.includes(path) &&
+  !(path in UPLOADS) &&
+  !PLAIN_READS.includes(path);
 
 /** Every object reachable from `root` (each visited once, so cycles end). */
 function* objectsIn(root: unknown, seen = new Set<object>()): Generator<Record<string, unknown>> {
@@ -72,13 +87,16 @@ function* objectsIn(root: unknown, seen = new Set<object>()): Generator<Record<s
  * A video stream's `password` is its meeting's, shown to the event's organizers (open-event-frontend:
  * app/models/video-stream.ts:31), not an account's.
  */
-const isMeetingPassword = (schema: Record<string, unknown>) => String(schema.description ?? '').startsWith('password of the meeting;');
+const isMeetingPassword = (schema: Record<string, unknown>) =>
+  String(schema.description ?? '').startsWith('password of the meeting;');
 
 /** The account `password` property schemas anywhere under `root`. */
 const passwordProperties = (root: unknown) =>
   [...objectsIn(root)].flatMap((s) => {
     const props = s.properties as Record<string, Record<string, unknown>> | undefined;
-    return props && typeof props === 'object' && 'password' in props && !isMeetingPassword(props.password!) ? [props.password!] : [];
+    return props && typeof props === 'object' && 'password' in props && !isMeetingPassword(props.password!)
+      ? [props.password!]
+      : [];
   });
 
 t.test('openapi/openapi.json is what the app produces', async (t) => {
@@ -104,14 +122,24 @@ t.test('every operation is identified, tagged, described and lists its errors', 
     for (const tag of op.tags ?? []) t.ok(declaredTags.has(tag), `${label}: tag ${tag} is declared at the top level`);
     t.ok(op.summary || op.description, `${label} has a summary or description`);
     for (const param of op.parameters ?? []) {
-      t.ok(!isRef(param) && param.description, `${label}: parameter ${isRef(param) ? param.$ref : param.name} is described`);
+      t.ok(
+        !isRef(param) && param.description,
+        `${label}: parameter ${isRef(param) ? param.$ref : param.name} is described`,
+      );
     }
     const responses = Object.entries(op.responses ?? {});
     const errors = responses.filter(([code]) => /^[45]\d\d$/.test(code));
     // The probes take no input at all: nothing a client sends can be wrong.
-    if (!PROBES.includes(label)) t.ok(errors.some(([code]) => code.startsWith('4')), `${label} lists a 4xx error response`);
+    if (!PROBES.includes(label))
+      t.ok(
+        errors.some(([code]) => code.startsWith('4')),
+        `${label} lists a 4xx error response`,
+      );
     for (const [code, response] of responses) {
-      t.ok(!isRef(response) && response.description && response.description !== 'Default Response', `${label} ${code} is described`);
+      t.ok(
+        !isRef(response) && response.description && response.description !== 'Default Response',
+        `${label} ${code} is described`,
+      );
     }
     // The error handler answers every failure as a JSON:API error document, whatever the route; the
     // assistant face answers `{"accepted": false, "message"}` (with `callback`, the same object as a
@@ -119,13 +147,21 @@ t.test('every operation is identified, tagged, described and lists its errors', 
     const ok = op.responses?.['200'];
     const answersJson = !!ok && !isRef(ok) && 'application/json' in (ok.content ?? {});
     const [type, schema, types] = op.tags?.includes('assistant')
-      ? ['application/json', ASSISTANT_FAILURE, answersJson ? ['application/json', 'application/javascript'] : undefined]
+      ? [
+          'application/json',
+          ASSISTANT_FAILURE,
+          answersJson ? ['application/json', 'application/javascript'] : undefined,
+        ]
       : op.tags?.includes('App generator')
         ? ['application/json', APPGEN_FAILURE]
         : [JSONAPI, WITH_ERROR_MEMBER.includes(label.split(' ')[1]!) ? AUTH_ERROR_DOCUMENT : ERROR_DOCUMENT];
     for (const [code, response] of errors) {
       const content = isRef(response) ? undefined : response.content;
-      t.same(Object.keys(content ?? {}), types ?? [type], `${label} ${code} is sent as ${(types ?? [type]).join(' or ')}`);
+      t.same(
+        Object.keys(content ?? {}),
+        types ?? [type],
+        `${label} ${code} is sent as ${(types ?? [type]).join(' or ')}`,
+      );
       t.same(content?.[type]?.schema, { $ref: schema }, `${label} ${code} is ${schema}`);
     }
   }
@@ -145,14 +181,28 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
       t.same(isRef(body) ? body.$ref : Object.keys(body.content), [JSONAPI], `${label} request body content`);
     }
   }
-  const plain = operations.filter(({ path }) => !isJsonApi(path) && (path.includes('/auth/') || PLAIN_ACTIONS.includes(path)));
+  const plain = operations.filter(
+    ({ path }) => !isJsonApi(path) && (path.includes('/auth/') || PLAIN_ACTIONS.includes(path)),
+  );
   t.same(
     plain.map((o) => o.label).sort(),
     [
-      'PATCH /v1/auth/reset-password', 'POST /auth/session', 'POST /v1/attendees/send-receipt', 'POST /v1/auth/change-password',
-      'POST /v1/auth/login', 'POST /v1/auth/logout', 'POST /v1/auth/resend-verification-email', 'POST /v1/auth/reset-password',
-      'POST /v1/auth/token/refresh', 'POST /v1/auth/verify-email', 'POST /v1/events/{event_id}/export/json', 'POST /v1/upload/image',
-      'POST /v1/users/check_email', 'POST /v1/role_invites/user', 'POST /v1/role_invites/accept-invite', 'POST /v1/role_invites/decline-invite',
+      'PATCH /v1/auth/reset-password',
+      'POST /auth/session',
+      'POST /v1/attendees/send-receipt',
+      'POST /v1/auth/change-password',
+      'POST /v1/auth/login',
+      'POST /v1/auth/logout',
+      'POST /v1/auth/resend-verification-email',
+      'POST /v1/auth/reset-password',
+      'POST /v1/auth/token/refresh',
+      'POST /v1/auth/verify-email',
+      'POST /v1/events/{event_id}/export/json',
+      'POST /v1/upload/image',
+      'POST /v1/users/check_email',
+      'POST /v1/role_invites/user',
+      'POST /v1/role_invites/accept-invite',
+      'POST /v1/role_invites/decline-invite',
       'POST /v1/role-invites/{id}/resend-invite',
     ].sort(),
     'the logins, the refresh, logout and the account flows, send-receipt, the image upload, the export, check_email and the role invite actions',
@@ -176,43 +226,67 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
   t.same(
     reads.map((r) => r.label).sort(),
     [
-      'GET /v1/events/{event_id}/exports/{path}', 'GET /v1/events/{id}/has-streams', 'GET /v1/events/{id}/sessions/languages', 'GET /v1/sessions/states',
-      'GET /v1/speaker-invites/{id}/accept-invite', 'GET /v1/speaker-invites/{id}/reject-invite', 'GET /v1/tasks/{task_id}',
+      'GET /v1/events/{event_id}/exports/{path}',
+      'GET /v1/events/{id}/has-streams',
+      'GET /v1/events/{id}/sessions/languages',
+      'GET /v1/sessions/states',
+      'GET /v1/speaker-invites/{id}/accept-invite',
+      'GET /v1/speaker-invites/{id}/reject-invite',
+      'GET /v1/tasks/{task_id}',
     ],
     "the task, the download, and the front end loader's session states and languages, has-streams and speaker invite answers",
   );
   for (const { label, op } of reads) {
     const ok = op.responses?.['200'];
     const types = ok && !isRef(ok) ? Object.keys(ok.content ?? {}) : [];
-    t.same(types, [label.includes('exports') ? 'application/zip' : 'application/json'], `${label} answers ${types.join()}`);
+    t.same(
+      types,
+      [label.includes('exports') ? 'application/zip' : 'application/json'],
+      `${label} answers ${types.join()}`,
+    );
   }
 });
 
-t.test('the app generator takes JSON (under any of its callers\' media types) or forms and gives plain JSON; other methods are documented 405s', async (t) => {
-  const face = operations.filter(({ path }) => path === '/api/api.php');
-  t.same(face.map((o) => o.label).sort(), ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'].map((m) => `${m} /api/api.php`));
-  const post = face.find((o) => o.label.startsWith('POST'))?.op;
-  const body = post?.requestBody;
-  const request = { schema: { $ref: '#/components/schemas/AppRequest' } };
-  t.same(body && !isRef(body) ? body.content : undefined, {
-    'application/json': request,
-    'text/plain': request,
-    'application/x-www-form-urlencoded': request,
-    'multipart/form-data': request,
-  });
-  const accepted = post?.responses?.['202'];
-  t.same(accepted && !isRef(accepted) ? accepted.content : undefined, { 'application/json': { schema: { $ref: '#/components/schemas/AppStarted' } } });
-  for (const { label, op } of face.filter((o) => !o.label.startsWith('POST'))) {
-    t.same(Object.keys(op.responses ?? {}), ['405'], `${label} answers 405 only`);
-  }
-});
+t.test(
+  "the app generator takes JSON (under any of its callers' media types) or forms and gives plain JSON; other methods are documented 405s",
+  async (t) => {
+    const face = operations.filter(({ path }) => path === '/api/api.php');
+    t.same(
+      face.map((o) => o.label).sort(),
+      ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'].map((m) => `${m} /api/api.php`),
+    );
+    const post = face.find((o) => o.label.startsWith('POST'))?.op;
+    const body = post?.requestBody;
+    const request = { schema: { $ref: '#/components/schemas/AppRequest' } };
+    t.same(body && !isRef(body) ? body.content : undefined, {
+      'application/json': request,
+      'text/plain': request,
+      'application/x-www-form-urlencoded': request,
+      'multipart/form-data': request,
+    });
+    const accepted = post?.responses?.['202'];
+    t.same(accepted && !isRef(accepted) ? accepted.content : undefined, {
+      'application/json': { schema: { $ref: '#/components/schemas/AppStarted' } },
+    });
+    for (const { label, op } of face.filter((o) => !o.label.startsWith('POST'))) {
+      t.same(Object.keys(op.responses ?? {}), ['405'], `${label} answers 405 only`);
+    }
+  },
+);
 
 t.test('every GET answering JSON or an image documents 304 (conditional requests); nothing else does', async (t) => {
   for (const { label, op } of operations) {
     const ok = op.responses?.['200'];
-    const json = !!ok && !isRef(ok) && Object.keys(ok.content ?? {}).some((type) => type.endsWith('json') || type.startsWith('image/'));
+    const json =
+      !!ok &&
+      !isRef(ok) &&
+      Object.keys(ok.content ?? {}).some((type) => type.endsWith('json') || type.startsWith('image/'));
     const documented = '304' in (op.responses ?? {});
-    t.equal(documented, label.startsWith('GET ') && json, `${label} ${documented ? 'documents' : 'does not document'} 304`);
+    t.equal(
+      documented,
+      label.startsWith('GET ') && json,
+      `${label} ${documented ? 'documents' : 'does not document'} 304`,
+    );
   }
 });
 
@@ -246,7 +320,8 @@ t.test('components are named after resources, never def-<n>', async (t) => {
     t.same(schemaOf(base, 'post'), ref(`${name}CreateRequest`), `create takes a ${name}CreateRequest`);
     t.same(schemaOf(base, 'post', '201'), ref(`${name}Document`), `create answers a ${name}Document`);
     const created = doc.paths?.[base];
-    const response = created && !isRef(created) && created.post && !isRef(created.post) ? created.post.responses?.['201'] : undefined;
+    const response =
+      created && !isRef(created) && created.post && !isRef(created.post) ? created.post.responses?.['201'] : undefined;
     t.ok(response && !isRef(response) && response.headers?.Location, `create documents its Location header`);
     t.same(schemaOf(`${base}/{id}`, 'get', '200'), ref(`${name}Document`), `get answers a ${name}Document`);
     t.same(schemaOf(`${base}/{id}`, 'patch'), ref(`${name}UpdateRequest`), `update takes a ${name}UpdateRequest`);

@@ -16,7 +16,12 @@ type Written<R extends keyof Schemas> = Schemas[R] extends { data: { attributes:
 const PASSWORD = 'correct horse battery';
 
 /** The data of an SDK answer with the expected status; stops the test with the error document otherwise. */
-function expect<D>(t: Test, label: string, result: { data?: D; error?: unknown; response: Response }, status: number): D {
+function expect<D>(
+  t: Test,
+  label: string,
+  result: { data?: D; error?: unknown; response: Response },
+  status: number,
+): D {
   t.equal(result.response.status, status, `${label}: ${status}`);
   if (result.data === undefined) throw new Error(`${label}: ${result.response.status} ${JSON.stringify(result.error)}`);
   return result.data;
@@ -33,7 +38,8 @@ function sameAttributes(t: Test, label: string, actual: object | undefined, writ
   for (const [name, value] of Object.entries(written)) {
     const instant = typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value);
     const seen = got[name];
-    if (instant && typeof seen === 'string') t.equal(new Date(seen).toISOString(), new Date(value).toISOString(), `${label} ${name}`);
+    if (instant && typeof seen === 'string')
+      t.equal(new Date(seen).toISOString(), new Date(value).toISOString(), `${label} ${name}`);
     else t.same(seen, value, `${label} ${name}`);
   }
 }
@@ -57,8 +63,11 @@ const EVENT = {
   state: 'draft',
 } satisfies Written<'EventCreateRequest'>;
 const COPYRIGHT = {
-  holder: 'FOSSASIA', 'holder-url': 'https://fossasia.org', licence: 'CC BY-SA 4.0',
-  'licence-url': 'https://creativecommons.org/licenses/by-sa/4.0/', year: 2024,
+  holder: 'FOSSASIA',
+  'holder-url': 'https://fossasia.org',
+  licence: 'CC BY-SA 4.0',
+  'licence-url': 'https://creativecommons.org/licenses/by-sa/4.0/',
+  year: 2024,
 } satisfies Written<'EventCopyrightCreateRequest'>;
 const LINKS = [
   { name: 'Website', link: 'https://summit.example.com' },
@@ -78,14 +87,52 @@ const TYPES = [
   { name: 'Workshop', length: '02:00', position: 2 },
 ] satisfies Written<'SessionTypeCreateRequest'>[];
 const SPEAKERS = [
-  { name: 'Ada Lovelace', email: 'ada@speakers.example.com', mobile: '+44 20 7946 0001', city: 'London', position: 'Analyst' },
-  { name: 'Grace Hopper', email: 'grace@speakers.example.com', mobile: '+1 202 555 0102', country: 'US', 'is-featured': true },
-  { name: 'Linus Torvalds', email: 'linus@speakers.example.com', mobile: '+1 503 555 0103', website: 'https://kernel.org' },
+  {
+    name: 'Ada Lovelace',
+    email: 'ada@speakers.example.com',
+    mobile: '+44 20 7946 0001',
+    city: 'London',
+    position: 'Analyst',
+  },
+  {
+    name: 'Grace Hopper',
+    email: 'grace@speakers.example.com',
+    mobile: '+1 202 555 0102',
+    country: 'US',
+    'is-featured': true,
+  },
+  {
+    name: 'Linus Torvalds',
+    email: 'linus@speakers.example.com',
+    mobile: '+1 503 555 0103',
+    website: 'https://kernel.org',
+  },
 ] satisfies Written<'SpeakerCreateRequest'>[];
 const SESSIONS = [
-  { title: 'Opening keynote', subtitle: 'Why open', level: 'Beginner', 'starts-at': '2030-03-10T02:00:00Z', 'ends-at': '2030-03-10T02:30:00Z', language: 'English', state: 'accepted' },
-  { title: 'Compilers workshop', 'short-abstract': 'Build one', 'starts-at': '2030-03-10T03:00:00Z', 'ends-at': '2030-03-10T05:00:00Z', state: 'confirmed' },
-  { title: 'Kernel hacking', 'long-abstract': 'Patches welcome', 'starts-at': '2030-03-11T02:00:00Z', 'ends-at': '2030-03-11T02:30:00Z', 'slides-url': 'https://slides.example.com/k', state: 'accepted' },
+  {
+    title: 'Opening keynote',
+    subtitle: 'Why open',
+    level: 'Beginner',
+    'starts-at': '2030-03-10T02:00:00Z',
+    'ends-at': '2030-03-10T02:30:00Z',
+    language: 'English',
+    state: 'accepted',
+  },
+  {
+    title: 'Compilers workshop',
+    'short-abstract': 'Build one',
+    'starts-at': '2030-03-10T03:00:00Z',
+    'ends-at': '2030-03-10T05:00:00Z',
+    state: 'confirmed',
+  },
+  {
+    title: 'Kernel hacking',
+    'long-abstract': 'Patches welcome',
+    'starts-at': '2030-03-11T02:00:00Z',
+    'ends-at': '2030-03-11T02:30:00Z',
+    'slides-url': 'https://slides.example.com/k',
+    state: 'accepted',
+  },
 ] satisfies Written<'SessionCreateRequest'>[];
 /** Session i is linked to TRACKS[track], ROOMS[room], TYPES[type] and SPEAKERS[speakers]. */
 const PLAN = [
@@ -99,138 +146,253 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
 async function registerAndLogin(t: Test, client: ApiClient, email: string, firstName: string) {
-  const user = expect(t, `register ${email}`, await client.POST('/v1/users', {
-    body: { data: { type: 'user', attributes: { email, password: PASSWORD, 'first-name': firstName } } },
-  }), 201);
-  const login = expect(t, `login ${email}`, await client.POST('/v1/auth/login', { body: { email, password: PASSWORD } }), 200);
+  const user = expect(
+    t,
+    `register ${email}`,
+    await client.POST('/v1/users', {
+      body: { data: { type: 'user', attributes: { email, password: PASSWORD, 'first-name': firstName } } },
+    }),
+    201,
+  );
+  const login = expect(
+    t,
+    `login ${email}`,
+    await client.POST('/v1/auth/login', { body: { email, password: PASSWORD } }),
+    200,
+  );
   return { id: user.data.id, token: login.access_token };
 }
 
 /** Ids of what the organizer built, for the read-back test. */
 interface Built {
-  organizer: ApiClient; speakerUser: ApiClient; topic: string; event: string; identifier: string; owner: string;
-  copyright: string; links: string[]; tracks: string[]; rooms: string[]; types: string[]; speakers: string[]; sessions: string[];
+  organizer: ApiClient;
+  speakerUser: ApiClient;
+  topic: string;
+  event: string;
+  identifier: string;
+  owner: string;
+  copyright: string;
+  links: string[];
+  tracks: string[];
+  rooms: string[];
+  types: string[];
+  speakers: string[];
+  sessions: string[];
 }
 let built: Built | undefined;
 
-await t.test('an admin files a topic and a registered user builds and publishes an event through the SDK', async (t) => {
-  const admin = createApiClient(baseUrl, { token: (await seedUser(app, { admin: true })).token });
-  const topic = expect(t, 'create topic', await admin.POST('/v1/event-topics', { body: { data: { type: 'event-topic', attributes: TOPIC } } }), 201);
-  t.equal(topic.data.attributes.slug, 'science-technology', 'the slug is derived from the name');
+await t.test(
+  'an admin files a topic and a registered user builds and publishes an event through the SDK',
+  async (t) => {
+    const admin = createApiClient(baseUrl, { token: (await seedUser(app, { admin: true })).token });
+    const topic = expect(
+      t,
+      'create topic',
+      await admin.POST('/v1/event-topics', { body: { data: { type: 'event-topic', attributes: TOPIC } } }),
+      201,
+    );
+    t.equal(topic.data.attributes.slug, 'science-technology', 'the slug is derived from the name');
 
-  const organizer = createApiClient(baseUrl);
-  const owner = await registerAndLogin(t, organizer, 'olga@organizers.example.com', 'Olga');
-  organizer.setToken(owner.token);
-  const speakerUser = createApiClient(baseUrl);
-  const ada = await registerAndLogin(t, speakerUser, SPEAKERS[0].email, 'Ada');
-  speakerUser.setToken(ada.token);
+    const organizer = createApiClient(baseUrl);
+    const owner = await registerAndLogin(t, organizer, 'olga@organizers.example.com', 'Olga');
+    organizer.setToken(owner.token);
+    const speakerUser = createApiClient(baseUrl);
+    const ada = await registerAndLogin(t, speakerUser, SPEAKERS[0].email, 'Ada');
+    speakerUser.setToken(ada.token);
 
-  const created = await organizer.POST('/v1/events', {
-    body: { data: { type: 'event', attributes: EVENT, relationships: { 'event-topic': { data: { type: 'event-topic', id: topic.data.id } } } } },
-  });
-  const event = expect(t, 'create event', created, 201).data;
-  t.equal(created.response.headers.get('location'), `/v1/events/${event.id}`);
-  t.equal(created.response.headers.get('content-type'), JSONAPI);
-  const identifier = event.attributes.identifier ?? '';
-  t.match(identifier, /^[a-z][a-z0-9]{7}$/, 'the server gives the event an identifier');
-  t.same(event.relationships?.owner?.data, { type: 'user', id: owner.id }, 'the creator owns the event');
-  t.same(event.relationships?.['event-topic']?.data, { type: 'event-topic', id: topic.data.id });
-  const hidden = await createApiClient(baseUrl).GET('/v1/events/{id}', { params: { path: { id: identifier } } });
-  t.equal(hidden.response.status, 404, 'the draft is invisible to anonymous callers');
-  t.equal(hidden.error?.errors[0]?.status, '404');
-
-  const ofEvent = { event: { data: { type: 'event' as const, id: event.id } } };
-  const copyright = expect(t, 'create copyright', await organizer.POST('/v1/event-copyrights', {
-    body: { data: { type: 'event-copyright', attributes: COPYRIGHT, relationships: ofEvent } },
-  }), 201);
-  const links: string[] = [];
-  for (const attributes of LINKS) {
-    const res = await organizer.POST('/v1/social-links', { body: { data: { type: 'social-link', attributes, relationships: ofEvent } } });
-    links.push(expect(t, `create link ${attributes.name}`, res, 201).data.id);
-  }
-  const tracks: string[] = [];
-  for (const [i, attributes] of TRACKS.entries()) {
-    const res = expect(t, `create track ${attributes.name}`, await organizer.POST('/v1/tracks', {
-      body: { data: { type: 'track', attributes, relationships: ofEvent } },
-    }), 201);
-    t.equal(res.data.attributes['font-color'], FONT_COLORS[i], `${attributes.name}: the font colour is derived`);
-    tracks.push(res.data.id);
-  }
-  const rooms: string[] = [];
-  for (const attributes of ROOMS) {
-    const res = await organizer.POST('/v1/microlocations', { body: { data: { type: 'microlocation', attributes, relationships: ofEvent } } });
-    rooms.push(expect(t, `create room ${attributes.name}`, res, 201).data.id);
-  }
-  const types: string[] = [];
-  for (const attributes of TYPES) {
-    const res = await organizer.POST('/v1/session-types', { body: { data: { type: 'session-type', attributes, relationships: ofEvent } } });
-    types.push(expect(t, `create session type ${attributes.name}`, res, 201).data.id);
-  }
-
-  // Ada through the event's speakers path (which supplies the event), linked to her account.
-  const viaEvent = expect(t, 'create speaker via event', await organizer.POST('/v1/events/{id}/speakers', {
-    params: { path: { id: identifier } },
-    body: { data: { type: 'speaker', attributes: SPEAKERS[0], relationships: { user: { data: { type: 'user', id: ada.id } } } } },
-  }), 201);
-  t.same(viaEvent.data.relationships?.event?.data, { type: 'event', id: event.id }, 'the path links the speaker to the event');
-  // Grace through the plain collection.
-  const grace = expect(t, 'create speaker', await organizer.POST('/v1/speakers', {
-    body: { data: { type: 'speaker', attributes: SPEAKERS[1], relationships: ofEvent } },
-  }), 201);
-  const speakers = [viaEvent.data.id, grace.data.id];
-
-  const sessions: string[] = [];
-  for (const [i, { track, room, type, speakers: which }] of PLAN.entries()) {
-    // The third speaker does not exist yet: the third session gets him through its own path below.
-    const speakerIds = which.filter((s) => s < 2).map((s) => speakers[s]!);
-    const res = expect(t, `create session ${i + 1}`, await organizer.POST('/v1/sessions', {
+    const created = await organizer.POST('/v1/events', {
       body: {
         data: {
-          type: 'session',
-          attributes: SESSIONS[i]!,
-          relationships: {
-            ...ofEvent,
-            track: { data: { type: 'track', id: tracks[track]! } },
-            microlocation: { data: { type: 'microlocation', id: rooms[room]! } },
-            'session-type': { data: { type: 'session-type', id: types[type]! } },
-            speakers: { data: speakerIds.map((id) => ({ type: 'speaker' as const, id })) },
-          },
+          type: 'event',
+          attributes: EVENT,
+          relationships: { 'event-topic': { data: { type: 'event-topic', id: topic.data.id } } },
         },
       },
-    }), 201);
-    sessions.push(res.data.id);
-  }
-  // Linus through the third session's speakers path (which links him to it); the event stays explicit.
-  const viaSession = expect(t, 'create speaker via session', await organizer.POST('/v1/sessions/{id}/speakers', {
-    params: { path: { id: sessions[2]! } },
-    body: { data: { type: 'speaker', attributes: SPEAKERS[2], relationships: ofEvent } },
-  }), 201);
-  speakers.push(viaSession.data.id);
-  // Responses carry to-many linkage only when included: the relationship routes show the links made.
-  for (const [i, { speakers: which }] of PLAN.entries()) {
-    const linkage = expect(t, `session ${i + 1} speakers linkage`, await organizer.GET('/v1/sessions/{id}/relationships/speakers', {
-      params: { path: { id: sessions[i]! } },
-    }), 200);
-    t.same(ids(linkage.data), which.map((s) => speakers[s]), `session ${i + 1}: its speakers`);
-  }
-  const linusSessions = expect(t, 'speaker 3 sessions linkage', await organizer.GET('/v1/speakers/{id}/relationships/sessions', {
-    params: { path: { id: viaSession.data.id } },
-  }), 200);
-  t.same(linusSessions.data, [{ type: 'session', id: sessions[2] }], 'the session path links the speaker to the session');
+    });
+    const event = expect(t, 'create event', created, 201).data;
+    t.equal(created.response.headers.get('location'), `/v1/events/${event.id}`);
+    t.equal(created.response.headers.get('content-type'), JSONAPI);
+    const identifier = event.attributes.identifier ?? '';
+    t.match(identifier, /^[a-z][a-z0-9]{7}$/, 'the server gives the event an identifier');
+    t.same(event.relationships?.owner?.data, { type: 'user', id: owner.id }, 'the creator owns the event');
+    t.same(event.relationships?.['event-topic']?.data, { type: 'event-topic', id: topic.data.id });
+    const hidden = await createApiClient(baseUrl).GET('/v1/events/{id}', { params: { path: { id: identifier } } });
+    t.equal(hidden.response.status, 404, 'the draft is invisible to anonymous callers');
+    t.equal(hidden.error?.errors[0]?.status, '404');
 
-  // Only the state is sent: an update request has no defaults, so nothing else is required.
-  const published = expect(t, 'publish', await organizer.PATCH('/v1/events/{id}', {
-    params: { path: { id: event.id } },
-    body: { data: { type: 'event', id: event.id, attributes: { state: 'published' } } },
-  }), 200);
-  t.equal(published.data.attributes.state, 'published');
-  t.equal(published.data.attributes.name, EVENT.name, 'other attributes keep their values');
+    const ofEvent = { event: { data: { type: 'event' as const, id: event.id } } };
+    const copyright = expect(
+      t,
+      'create copyright',
+      await organizer.POST('/v1/event-copyrights', {
+        body: { data: { type: 'event-copyright', attributes: COPYRIGHT, relationships: ofEvent } },
+      }),
+      201,
+    );
+    const links: string[] = [];
+    for (const attributes of LINKS) {
+      const res = await organizer.POST('/v1/social-links', {
+        body: { data: { type: 'social-link', attributes, relationships: ofEvent } },
+      });
+      links.push(expect(t, `create link ${attributes.name}`, res, 201).data.id);
+    }
+    const tracks: string[] = [];
+    for (const [i, attributes] of TRACKS.entries()) {
+      const res = expect(
+        t,
+        `create track ${attributes.name}`,
+        await organizer.POST('/v1/tracks', {
+          body: { data: { type: 'track', attributes, relationships: ofEvent } },
+        }),
+        201,
+      );
+      t.equal(res.data.attributes['font-color'], FONT_COLORS[i], `${attributes.name}: the font colour is derived`);
+      tracks.push(res.data.id);
+    }
+    const rooms: string[] = [];
+    for (const attributes of ROOMS) {
+      const res = await organizer.POST('/v1/microlocations', {
+        body: { data: { type: 'microlocation', attributes, relationships: ofEvent } },
+      });
+      rooms.push(expect(t, `create room ${attributes.name}`, res, 201).data.id);
+    }
+    const types: string[] = [];
+    for (const attributes of TYPES) {
+      const res = await organizer.POST('/v1/session-types', {
+        body: { data: { type: 'session-type', attributes, relationships: ofEvent } },
+      });
+      types.push(expect(t, `create session type ${attributes.name}`, res, 201).data.id);
+    }
 
-  built = {
-    organizer, speakerUser, topic: topic.data.id, event: event.id, identifier, owner: owner.id,
-    copyright: copyright.data.id, links, tracks, rooms, types, speakers, sessions,
-  };
-});
+    // Ada through the event's speakers path (which supplies the event), linked to her account.
+    const viaEvent = expect(
+      t,
+      'create speaker via event',
+      await organizer.POST('/v1/events/{id}/speakers', {
+        params: { path: { id: identifier } },
+        body: {
+          data: {
+            type: 'speaker',
+            attributes: SPEAKERS[0],
+            relationships: { user: { data: { type: 'user', id: ada.id } } },
+          },
+        },
+      }),
+      201,
+    );
+    t.same(
+      viaEvent.data.relationships?.event?.data,
+      { type: 'event', id: event.id },
+      'the path links the speaker to the event',
+    );
+    // Grace through the plain collection.
+    const grace = expect(
+      t,
+      'create speaker',
+      await organizer.POST('/v1/speakers', {
+        body: { data: { type: 'speaker', attributes: SPEAKERS[1], relationships: ofEvent } },
+      }),
+      201,
+    );
+    const speakers = [viaEvent.data.id, grace.data.id];
+
+    const sessions: string[] = [];
+    for (const [i, { track, room, type, speakers: which }] of PLAN.entries()) {
+      // The third speaker does not exist yet: the third session gets him through its own path below.
+      const speakerIds = which.filter((s) => s < 2).map((s) => speakers[s]!);
+      const res = expect(
+        t,
+        `create session ${i + 1}`,
+        await organizer.POST('/v1/sessions', {
+          body: {
+            data: {
+              type: 'session',
+              attributes: SESSIONS[i]!,
+              relationships: {
+                ...ofEvent,
+                track: { data: { type: 'track', id: tracks[track]! } },
+                microlocation: { data: { type: 'microlocation', id: rooms[room]! } },
+                'session-type': { data: { type: 'session-type', id: types[type]! } },
+                speakers: { data: speakerIds.map((id) => ({ type: 'speaker' as const, id })) },
+              },
+            },
+          },
+        }),
+        201,
+      );
+      sessions.push(res.data.id);
+    }
+    // Linus through the third session's speakers path (which links him to it); the event stays explicit.
+    const viaSession = expect(
+      t,
+      'create speaker via session',
+      await organizer.POST('/v1/sessions/{id}/speakers', {
+        params: { path: { id: sessions[2]! } },
+        body: { data: { type: 'speaker', attributes: SPEAKERS[2], relationships: ofEvent } },
+      }),
+      201,
+    );
+    speakers.push(viaSession.data.id);
+    // Responses carry to-many linkage only when included: the relationship routes show the links made.
+    for (const [i, { speakers: which }] of PLAN.entries()) {
+      const linkage = expect(
+        t,
+        `session ${i + 1} speakers linkage`,
+        await organizer.GET('/v1/sessions/{id}/relationships/speakers', {
+          params: { path: { id: sessions[i]! } },
+        }),
+        200,
+      );
+      t.same(
+        ids(linkage.data),
+        which.map((s) => speakers[s]),
+        `session ${i + 1}: its speakers`,
+      );
+    }
+    const linusSessions = expect(
+      t,
+      'speaker 3 sessions linkage',
+      await organizer.GET('/v1/speakers/{id}/relationships/sessions', {
+        params: { path: { id: viaSession.data.id } },
+      }),
+      200,
+    );
+    t.same(
+      linusSessions.data,
+      [{ type: 'session', id: sessions[2] }],
+      'the session path links the speaker to the session',
+    );
+
+    // Only the state is sent: an update request has no defaults, so nothing else is required.
+    const published = expect(
+      t,
+      'publish',
+      await organizer.PATCH('/v1/events/{id}', {
+        params: { path: { id: event.id } },
+        body: { data: { type: 'event', id: event.id, attributes: { state: 'published' } } },
+      }),
+      200,
+    );
+    t.equal(published.data.attributes.state, 'published');
+    t.equal(published.data.attributes.name, EVENT.name, 'other attributes keep their values');
+
+    built = {
+      organizer,
+      speakerUser,
+      topic: topic.data.id,
+      event: event.id,
+      identifier,
+      owner: owner.id,
+      copyright: copyright.data.id,
+      links,
+      tracks,
+      rooms,
+      types,
+      speakers,
+      sessions,
+    };
+  },
+);
 
 await t.test('the event reads back as written: detail with includes, sessions with includes, lists', async (t) => {
   if (!built) throw new Error('the event was not built');
@@ -238,10 +400,18 @@ await t.test('the event reads back as written: detail with includes, sessions wi
   const anonymous = createApiClient(baseUrl);
   const event = (id: string) => ({ type: 'event', id }) as const;
 
-  for (const [who, client] of [['anonymous', anonymous], ['organizer', b.organizer]] as const) {
-    const doc = expect(t, `${who} GET event`, await client.GET('/v1/events/{id}', {
-      params: { path: { id: b.identifier }, query: { include: 'social-links,event-copyright,event-topic' } },
-    }), 200);
+  for (const [who, client] of [
+    ['anonymous', anonymous],
+    ['organizer', b.organizer],
+  ] as const) {
+    const doc = expect(
+      t,
+      `${who} GET event`,
+      await client.GET('/v1/events/{id}', {
+        params: { path: { id: b.identifier }, query: { include: 'social-links,event-copyright,event-topic' } },
+      }),
+      200,
+    );
     t.equal(doc.data.id, b.event, `${who}: the identifier names the event`);
     sameAttributes(t, `${who} event`, doc.data.attributes, { ...EVENT, state: 'published', identifier: b.identifier });
     const rel = doc.data.relationships;
@@ -250,22 +420,48 @@ await t.test('the event reads back as written: detail with includes, sessions wi
     t.same(ids(rel?.['social-links']?.data), b.links, `${who}: social link linkage`);
     t.equal(rel?.owner?.links.related, `/v1/events/${b.event}/owner`, `${who}: relationship links`);
     t.equal(doc.included?.length, 4, `${who}: topic, copyright and two links are included`);
-    sameAttributes(t, `${who} included topic`, included(doc, 'event-topic', b.topic)?.attributes, { ...TOPIC, slug: 'science-technology' });
-    sameAttributes(t, `${who} included copyright`, included(doc, 'event-copyright', b.copyright)?.attributes, COPYRIGHT);
-    LINKS.forEach((link, i) => sameAttributes(t, `${who} included link ${i + 1}`, included(doc, 'social-link', b.links[i]!)?.attributes, link));
+    sameAttributes(t, `${who} included topic`, included(doc, 'event-topic', b.topic)?.attributes, {
+      ...TOPIC,
+      slug: 'science-technology',
+    });
+    sameAttributes(
+      t,
+      `${who} included copyright`,
+      included(doc, 'event-copyright', b.copyright)?.attributes,
+      COPYRIGHT,
+    );
+    LINKS.forEach((link, i) =>
+      sameAttributes(t, `${who} included link ${i + 1}`, included(doc, 'social-link', b.links[i]!)?.attributes, link),
+    );
   }
 
   const listed = expect(t, 'anonymous listEvents', await anonymous.GET('/v1/events'), 200);
-  t.same(listed.data.map((e) => e.id), [b.event], 'the published event is listed publicly');
+  t.same(
+    listed.data.map((e) => e.id),
+    [b.event],
+    'the published event is listed publicly',
+  );
   t.equal(listed.meta.count, 1);
 
   const include = 'speakers,track,microlocation,session-type';
-  for (const [who, client] of [['anonymous', anonymous], ['organizer', b.organizer]] as const) {
-    const doc = expect(t, `${who} GET sessions`, await client.GET('/v1/events/{id}/sessions', {
-      params: { path: { id: b.event }, query: { include, sort: 'starts-at' } },
-    }), 200);
+  for (const [who, client] of [
+    ['anonymous', anonymous],
+    ['organizer', b.organizer],
+  ] as const) {
+    const doc = expect(
+      t,
+      `${who} GET sessions`,
+      await client.GET('/v1/events/{id}/sessions', {
+        params: { path: { id: b.event }, query: { include, sort: 'starts-at' } },
+      }),
+      200,
+    );
     t.equal(doc.meta.count, 3, `${who}: three sessions`);
-    t.same(doc.data.map((s) => s.id), b.sessions, `${who}: sessions by start`);
+    t.same(
+      doc.data.map((s) => s.id),
+      b.sessions,
+      `${who}: sessions by start`,
+    );
     for (const [i, session] of doc.data.entries()) {
       const plan = PLAN[i]!;
       const label = `${who} session ${i + 1}`;
@@ -275,51 +471,113 @@ await t.test('the event reads back as written: detail with includes, sessions wi
       t.same(rel?.track?.data, { type: 'track', id: b.tracks[plan.track] }, `${label} track`);
       t.same(rel?.microlocation?.data, { type: 'microlocation', id: b.rooms[plan.room] }, `${label} room`);
       t.same(rel?.['session-type']?.data, { type: 'session-type', id: b.types[plan.type] }, `${label} session type`);
-      t.same(ids(rel?.speakers?.data), plan.speakers.map((s) => b.speakers[s]), `${label} speakers`);
+      t.same(
+        ids(rel?.speakers?.data),
+        plan.speakers.map((s) => b.speakers[s]),
+        `${label} speakers`,
+      );
       t.same(rel?.creator?.data, { type: 'user', id: b.owner }, `${label} creator`);
-      sameAttributes(t, `${label} track`, included(doc, 'track', b.tracks[plan.track]!)?.attributes, TRACKS[plan.track]!);
-      sameAttributes(t, `${label} room`, included(doc, 'microlocation', b.rooms[plan.room]!)?.attributes, ROOMS[plan.room]!);
-      sameAttributes(t, `${label} type`, included(doc, 'session-type', b.types[plan.type]!)?.attributes, TYPES[plan.type]!);
+      sameAttributes(
+        t,
+        `${label} track`,
+        included(doc, 'track', b.tracks[plan.track]!)?.attributes,
+        TRACKS[plan.track]!,
+      );
+      sameAttributes(
+        t,
+        `${label} room`,
+        included(doc, 'microlocation', b.rooms[plan.room]!)?.attributes,
+        ROOMS[plan.room]!,
+      );
+      sameAttributes(
+        t,
+        `${label} type`,
+        included(doc, 'session-type', b.types[plan.type]!)?.attributes,
+        TYPES[plan.type]!,
+      );
     }
     t.equal(doc.included?.length, 2 + 2 + 2 + 3, `${who}: each track, room, type and speaker is included once`);
     SPEAKERS.forEach(({ email, mobile, ...rest }, i) => {
       const speaker = included(doc, 'speaker', b.speakers[i]!)?.attributes;
-      sameAttributes(t, `${who} included speaker ${i + 1}`, speaker, who === 'organizer' ? { email, mobile, ...rest } : rest);
-      if (who === 'anonymous') t.notOk(speaker && ('email' in speaker || 'mobile' in speaker), `speaker ${i + 1}: no email or mobile`);
+      sameAttributes(
+        t,
+        `${who} included speaker ${i + 1}`,
+        speaker,
+        who === 'organizer' ? { email, mobile, ...rest } : rest,
+      );
+      if (who === 'anonymous')
+        t.notOk(speaker && ('email' in speaker || 'mobile' in speaker), `speaker ${i + 1}: no email or mobile`);
     });
   }
 
-  const tracks = expect(t, 'GET tracks', await anonymous.GET('/v1/events/{id}/tracks', { params: { path: { id: b.identifier } } }), 200);
+  const tracks = expect(
+    t,
+    'GET tracks',
+    await anonymous.GET('/v1/events/{id}/tracks', { params: { path: { id: b.identifier } } }),
+    200,
+  );
   t.same(ids(tracks.data), b.tracks);
   tracks.data.forEach((track) => {
     const i = b.tracks.indexOf(track.id);
     sameAttributes(t, `track ${i + 1}`, track.attributes, { ...TRACKS[i]!, 'font-color': FONT_COLORS[i] });
     t.same(track.relationships?.event?.data, event(b.event));
   });
-  const rooms = expect(t, 'GET rooms', await anonymous.GET('/v1/events/{id}/microlocations', { params: { path: { id: b.identifier } } }), 200);
+  const rooms = expect(
+    t,
+    'GET rooms',
+    await anonymous.GET('/v1/events/{id}/microlocations', { params: { path: { id: b.identifier } } }),
+    200,
+  );
   t.same(ids(rooms.data), b.rooms);
   rooms.data.forEach((room) => sameAttributes(t, `room ${room.id}`, room.attributes, ROOMS[b.rooms.indexOf(room.id)]!));
-  const types = expect(t, 'GET session types', await anonymous.GET('/v1/events/{id}/session-types', { params: { path: { id: b.identifier } } }), 200);
+  const types = expect(
+    t,
+    'GET session types',
+    await anonymous.GET('/v1/events/{id}/session-types', { params: { path: { id: b.identifier } } }),
+    200,
+  );
   t.same(ids(types.data), b.types);
   types.data.forEach((type) => sameAttributes(t, `type ${type.id}`, type.attributes, TYPES[b.types.indexOf(type.id)]!));
 
   // Speakers: organizers see every email and mobile, the speaker's own user only hers, others none.
-  const views = [['organizer', b.organizer, [0, 1, 2]], ['speaker user', b.speakerUser, [0]], ['anonymous', anonymous, []]] as const;
+  const views = [
+    ['organizer', b.organizer, [0, 1, 2]],
+    ['speaker user', b.speakerUser, [0]],
+    ['anonymous', anonymous, []],
+  ] as const;
   for (const [who, client, privateOf] of views) {
-    const list = expect(t, `${who} GET speakers`, await client.GET('/v1/events/{id}/speakers', {
-      params: { path: { id: b.event }, query: { include: 'sessions' } },
-    }), 200);
+    const list = expect(
+      t,
+      `${who} GET speakers`,
+      await client.GET('/v1/events/{id}/speakers', {
+        params: { path: { id: b.event }, query: { include: 'sessions' } },
+      }),
+      200,
+    );
     t.same(ids(list.data), b.speakers, `${who}: the three speakers`);
     for (const speaker of list.data) {
       const i = b.speakers.indexOf(speaker.id);
       const { email, mobile, ...rest } = SPEAKERS[i]!;
       const sees = (privateOf as readonly number[]).includes(i);
       sameAttributes(t, `${who} speaker ${i + 1}`, speaker.attributes, sees ? { email, mobile, ...rest } : rest);
-      if (!sees) t.notOk('email' in speaker.attributes || 'mobile' in speaker.attributes, `${who} speaker ${i + 1}: private attributes left out`);
+      if (!sees)
+        t.notOk(
+          'email' in speaker.attributes || 'mobile' in speaker.attributes,
+          `${who} speaker ${i + 1}: private attributes left out`,
+        );
       const sessionsOf = PLAN.flatMap((p, s) => (p.speakers.includes(i) ? [b.sessions[s]] : []));
       t.same(ids(speaker.relationships?.sessions?.data), sessionsOf, `${who} speaker ${i + 1}: sessions`);
     }
   }
-  const linus = expect(t, 'GET session speakers', await anonymous.GET('/v1/sessions/{id}/speakers', { params: { path: { id: b.sessions[2]! } } }), 200);
-  t.same(linus.data.map((s) => s.attributes.name), [SPEAKERS[2].name], 'the session path lists the speaker made through it');
+  const linus = expect(
+    t,
+    'GET session speakers',
+    await anonymous.GET('/v1/sessions/{id}/speakers', { params: { path: { id: b.sessions[2]! } } }),
+    200,
+  );
+  t.same(
+    linus.data.map((s) => s.attributes.name),
+    [SPEAKERS[2].name],
+    'the session path lists the speaker made through it',
+  );
 });

@@ -112,7 +112,9 @@ t.test('a super admin lists users with page, sort and filter and changes another
   }
   await register(anonymous, 'outsider@elsewhere.example.org', 'Olga');
   await ensureSuperAdmin(app.db, 'root@example.com', 'root password of the test');
-  const admin = createApiClient(baseUrl, { token: await login(anonymous, 'root@example.com', 'root password of the test') });
+  const admin = createApiClient(baseUrl, {
+    token: await login(anonymous, 'root@example.com', 'root password of the test'),
+  });
 
   const filter = JSON.stringify([{ name: 'email', op: 'like', val: '%@team.example.com' }]);
   const page1 = await admin.GET('/v1/users', { params: { query: { 'page[size]': 3, sort: 'email', filter } } });

@@ -23,27 +23,49 @@ const address = app.server.address() as { port: number };
 const user = await seedUser(app);
 
 t.test('npm pack gives a tarball that installs and works from its package name', async (t) => {
-  const packed = await run('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: join(root, 'openapi/client') });
+  const packed = await run('npm', ['pack', '--pack-destination', dir, '--silent'], {
+    cwd: join(root, 'openapi/client'),
+  });
   const tarball = packed.stdout.trim().split('\n').pop()!;
   t.match(tarball, /^open-event-api-client-\d+\.\d+\.\d+\.tgz$/);
 
   // Offline (a test may not reach the registry): the package's dependencies come as tarballs packed
   // from this project's node_modules, as an offline mirror would serve them.
   const tarballs = [join(dir, tarball)];
-  const pending = Object.keys((JSON.parse(await readFile(join(root, 'openapi/client/package.json'), 'utf8')) as { dependencies: object }).dependencies);
+  const pending = Object.keys(
+    (JSON.parse(await readFile(join(root, 'openapi/client/package.json'), 'utf8')) as { dependencies: object })
+      .dependencies,
+  );
   for (const seen = new Set<string>(); pending.length > 0; ) {
     const name = pending.pop()!;
     if (seen.has(name)) continue;
     seen.add(name);
     const folder = join(root, 'node_modules', name);
-    pending.push(...Object.keys((JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as { dependencies?: object }).dependencies ?? {}));
-    tarballs.push(join(dir, (await run('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: folder })).stdout.trim().split('\n').pop()!));
+    pending.push(
+      ...Object.keys(
+        (JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as { dependencies?: object }).dependencies ??
+          {},
+      ),
+    );
+    tarballs.push(
+      join(
+        dir,
+        (await run('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: folder })).stdout
+          .trim()
+          .split('\n')
+          .pop()!,
+      ),
+    );
   }
   const project = join(dir, 'front-end');
   await mkdir(project);
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'front-end', private: true, type: 'module' }));
   await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--silent', ...tarballs], { cwd: project });
-  t.same((await readdir(join(project, 'node_modules/@open-event/api-client/dist'))).sort(), ['index.d.ts', 'index.js', 'schema.d.ts']);
+  t.same((await readdir(join(project, 'node_modules/@open-event/api-client/dist'))).sort(), [
+    'index.d.ts',
+    'index.js',
+    'schema.d.ts',
+  ]);
 
   // The README's usage, typed: paths, parameters and answers come from the declarations.
   await writeFile(
@@ -58,7 +80,20 @@ console.log(JSON.stringify({ status: response.status, email, events: events.data
   );
   const tsc = join(root, 'node_modules/.bin/tsc');
   // The front end's own compiler settings; Node's types (process.argv) from this project.
-  const options = ['--strict', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--skipLibCheck', '--typeRoots', join(root, 'node_modules/@types'), '--types', 'node'];
+  const options = [
+    '--strict',
+    '--module',
+    'NodeNext',
+    '--moduleResolution',
+    'NodeNext',
+    '--target',
+    'ES2022',
+    '--skipLibCheck',
+    '--typeRoots',
+    join(root, 'node_modules/@types'),
+    '--types',
+    'node',
+  ];
   const checked = await run(tsc, ['--noEmit', ...options, 'use.ts'], { cwd: project }).then(
     () => 'ok',
     (err: { stdout: string }) => err.stdout,
@@ -75,10 +110,22 @@ export const wrong: number | undefined = data?.data.attributes.email;
     () => '',
     (err: { stdout: string }) => err.stdout,
   );
-  t.match(wrong, /wrong\.ts\(3,14\): error TS2322: Type 'string \| undefined' is not assignable to type 'number \| undefined'/, 'an answer read as the wrong type is a type error');
+  t.match(
+    wrong,
+    /wrong\.ts\(3,14\): error TS2322: Type 'string \| undefined' is not assignable to type 'number \| undefined'/,
+    'an answer read as the wrong type is a type error',
+  );
 
   // Node runs the built JavaScript (the types are erased by tsc's output, as a bundler would).
   await run(tsc, [...options, 'use.ts'], { cwd: project });
-  const used = await run(process.execPath, ['use.js', `http://127.0.0.1:${address.port}`, user.token, String(user.id)], { cwd: project });
-  t.same(JSON.parse(used.stdout), { status: 200, email: user.email, events: 0 }, 'the installed client against the running server');
+  const used = await run(
+    process.execPath,
+    ['use.js', `http://127.0.0.1:${address.port}`, user.token, String(user.id)],
+    { cwd: project },
+  );
+  t.same(
+    JSON.parse(used.stdout),
+    { status: 200, email: user.email, events: 0 },
+    'the installed client against the running server',
+  );
 });

@@ -14,7 +14,12 @@ import { seedUser } from '../helpers/users.js';
 
 type Schemas = components['schemas'];
 
-function expect<D>(t: Test, label: string, result: { data?: D; error?: unknown; response: Response }, status: number): D {
+function expect<D>(
+  t: Test,
+  label: string,
+  result: { data?: D; error?: unknown; response: Response },
+  status: number,
+): D {
   t.equal(result.response.status, status, `${label}: ${status}`);
   if (result.data === undefined) throw new Error(`${label}: ${result.response.status} ${JSON.stringify(result.error)}`);
   return result.data;
@@ -39,10 +44,15 @@ t.test('settings: the administrator configures mail; everyone else sees the limi
     'email-from': 'tickets@sdk.example.com',
     'email-from-name': 'SDK Events',
   } satisfies Partial<Schemas['SettingFull']['attributes']>;
-  const patched = expect(t, 'patch settings', await admin.PATCH('/v1/settings/{id}', {
-    params: { path: { id: '1' } },
-    body: { data: { type: 'setting', id: '1', attributes: changes } },
-  }), 200);
+  const patched = expect(
+    t,
+    'patch settings',
+    await admin.PATCH('/v1/settings/{id}', {
+      params: { path: { id: '1' } },
+      body: { data: { type: 'setting', id: '1', attributes: changes } },
+    }),
+    200,
+  );
   const full = patched.data as Schemas['SettingFull'];
   t.equal(full.attributes['smtp-host'], smtp.host);
   const anonymous = expect(t, 'anonymous settings', await createApiClient(baseUrl).GET('/v1/settings'), 200);
@@ -53,36 +63,85 @@ t.test('settings: the administrator configures mail; everyone else sees the limi
 });
 
 t.test('pages: the administrator writes a footer page that anyone lists', async (t) => {
-  const page = { name: 'Terms', title: 'Terms of use', url: '/terms', description: 'Be nice', place: 'footer', index: 1 } satisfies Schemas['PageCreateRequest']['data']['attributes'];
+  const page = {
+    name: 'Terms',
+    title: 'Terms of use',
+    url: '/terms',
+    description: 'Be nice',
+    place: 'footer',
+    index: 1,
+  } satisfies Schemas['PageCreateRequest']['data']['attributes'];
   expect(t, 'create page', await admin.POST('/v1/pages', { body: { data: { type: 'page', attributes: page } } }), 201);
-  const listed = expect(t, 'list pages', await createApiClient(baseUrl).GET('/v1/pages', {
-    params: { query: { filter: JSON.stringify([{ name: 'place', op: 'eq', val: 'footer' }]) } },
-  }), 200);
-  t.same(listed.data.map((p) => p.attributes.url), ['/terms']);
+  const listed = expect(
+    t,
+    'list pages',
+    await createApiClient(baseUrl).GET('/v1/pages', {
+      params: { query: { filter: JSON.stringify([{ name: 'place', op: 'eq', val: 'footer' }]) } },
+    }),
+    200,
+  );
+  t.same(
+    listed.data.map((p) => p.attributes.url),
+    ['/terms'],
+  );
 });
 
 t.test('an order from purchase to receipt', async (t) => {
   const attendees = [{ name: 'Ada Lovelace', email: 'ada@example.org' }];
-  const created = expect(t, 'create order', await buyer.POST('/v1/orders', {
-    body: { data: { type: 'order', attributes: { amount: 25, attendees }, relationships: { event: { data: { type: 'event', id: event.id } } } } },
-  }), 201);
+  const created = expect(
+    t,
+    'create order',
+    await buyer.POST('/v1/orders', {
+      body: {
+        data: {
+          type: 'order',
+          attributes: { amount: 25, attendees },
+          relationships: { event: { data: { type: 'event', id: event.id } } },
+        },
+      },
+    }),
+    201,
+  );
   const identifier = created.data.attributes.identifier!;
   t.equal(created.data.attributes.status, 'initializing');
   const organizer = createApiClient(baseUrl, { token: cast.organizer.token });
-  const listed = expect(t, 'event orders', await organizer.GET('/v1/events/{id}/orders', { params: { path: { id: event.id } } }), 200);
-  t.same(listed.data.map((o) => o.id), [created.data.id]);
-  expect(t, 'complete', await organizer.PATCH('/v1/orders/{id}', {
-    params: { path: { id: identifier } },
-    body: { data: { type: 'order', id: created.data.id, attributes: { status: 'completed' } } },
-  }), 200);
-  const sent = expect(t, 'send receipt', await buyer.POST('/v1/attendees/send-receipt', { body: { 'order-identifier': identifier } }), 200);
+  const listed = expect(
+    t,
+    'event orders',
+    await organizer.GET('/v1/events/{id}/orders', { params: { path: { id: event.id } } }),
+    200,
+  );
+  t.same(
+    listed.data.map((o) => o.id),
+    [created.data.id],
+  );
+  expect(
+    t,
+    'complete',
+    await organizer.PATCH('/v1/orders/{id}', {
+      params: { path: { id: identifier } },
+      body: { data: { type: 'order', id: created.data.id, attributes: { status: 'completed' } } },
+    }),
+    200,
+  );
+  const sent = expect(
+    t,
+    'send receipt',
+    await buyer.POST('/v1/attendees/send-receipt', { body: { 'order-identifier': identifier } }),
+    200,
+  );
   t.equal(sent.message, 'receipt sent to attendees');
   const mails = await smtp.waitFor(2);
   t.same(mails.map((m) => m.envelope.to[0]).sort(), ['ada@example.org', buyerUser.email].sort());
   t.equal(mails[0]?.parsed.from?.value[0]?.address, 'tickets@sdk.example.com');
-  const stats = expect(t, 'mail statistics', await admin.GET('/v1/admin/statistics/mails', {
-    params: { query: { filter: JSON.stringify([{ name: 'id', op: 'eq', val: 1 }]) } },
-  }), 200);
+  const stats = expect(
+    t,
+    'mail statistics',
+    await admin.GET('/v1/admin/statistics/mails', {
+      params: { query: { filter: JSON.stringify([{ name: 'id', op: 'eq', val: 1 }]) } },
+    }),
+    200,
+  );
   t.equal(stats.data.attributes['one-day'], 2);
   const sessions = expect(t, 'session statistics', await admin.GET('/v1/admin/statistics/sessions'), 200);
   t.equal(sessions.data.id, '1');

@@ -5,7 +5,15 @@
  */
 import t from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
-import { buildWorld, create, eventAttributes, expectRefused, rel, snapshotOf, type RefusedCase } from '../helpers/events.js';
+import {
+  buildWorld,
+  create,
+  eventAttributes,
+  expectRefused,
+  rel,
+  snapshotOf,
+  type RefusedCase,
+} from '../helpers/events.js';
 import { seedUser } from '../helpers/users.js';
 
 /** A body (a string is sent as is) with, when given, another Content-Type or caller. */
@@ -49,15 +57,29 @@ const WRONG: [string, unknown, string, string?][] = [
   ['attendees', [ATTENDEE, { name: 'Grace' }], 'the second attendee without email', item(1, '/email')],
   ['attendees', [{ name: 'Ada', email: 'not-an-email' }], 'a bad email', item(0, '/email')],
   ['attendees', [{ name: 'Ada', email: 'ada@localhost' }], 'an email without a domain', item(0, '/email')],
-  ['attendees', [{ name: 'Ada', email: 'ada lovelace@example.org' }], 'an email with a blank inside', item(0, '/email')],
-  ['attendees', [{ name: 'Ada', email: `${'a'.repeat(250)}@example.org` }], 'an email over 254 characters', item(0, '/email')],
+  [
+    'attendees',
+    [{ name: 'Ada', email: 'ada lovelace@example.org' }],
+    'an email with a blank inside',
+    item(0, '/email'),
+  ],
+  [
+    'attendees',
+    [{ name: 'Ada', email: `${'a'.repeat(250)}@example.org` }],
+    'an email over 254 characters',
+    item(0, '/email'),
+  ],
   ['attendees', [{ name: 'Ada', email: 42 }], 'a numeric email', item(0, '/email')],
   ['attendees', [{ ...ATTENDEE, phone: '+49 30 1' }], 'an attendee with an extra member', item(0, '/phone')],
   ['attendees', [{ name: '', email: 'ada@example.org' }], 'an empty name', item(0, '/name')],
   ['attendees', [{ name: 'n'.repeat(256), email: 'ada@example.org' }], 'a name over 255 characters', item(0, '/name')],
   ['attendees', [{ name: null, email: 'ada@example.org' }], 'a null name', item(0, '/name')],
   ['attendees', [{ name: 'A\u0000da', email: 'ada@example.org' }], 'a name with a NUL character'],
-  ['attendees', Array.from({ length: 501 }, (_, i) => ({ name: `A${i}`, email: `a${i}@example.org` })), '501 attendees'],
+  [
+    'attendees',
+    Array.from({ length: 501 }, (_, i) => ({ name: `A${i}`, email: `a${i}@example.org` })),
+    '501 attendees',
+  ],
   ['company', 'c'.repeat(256), 'a company over 255 characters'],
   ['tax-business-info', { vat: 'DE1' }, 'tax info as an object'],
   ['address', 'a'.repeat(1025), 'an address over 1024 characters'],
@@ -86,7 +108,14 @@ const world = await buildWorld(app);
 const { organizer } = world.cast;
 const buyer = await seedUser(app);
 const pub = world.published.event;
-const order = await create(app, buyer.token, 'orders', 'order', { attendees: [ATTENDEE] }, { event: rel('event', pub) });
+const order = await create(
+  app,
+  buyer.token,
+  'orders',
+  'order',
+  { attendees: [ATTENDEE] },
+  { event: rel('event', pub) },
+);
 const otherOrder = await create(app, buyer.token, 'orders', 'order', {}, { event: rel('event', pub) });
 const otherEvent = await create(app, organizer.token, 'events', 'event', eventAttributes('Other Fair'));
 const snapshot = snapshotOf(app, ['orders']);
@@ -102,7 +131,11 @@ const send = (method: 'POST' | 'PATCH') => (input: Input) =>
   });
 const of = { event: rel('event', pub) };
 const valid = { amount: 5, attendees: [ATTENDEE] };
-const createDoc = (attributes: Record<string, unknown>, relationships: unknown = of, extra: Record<string, unknown> = {}): Input => ({
+const createDoc = (
+  attributes: Record<string, unknown>,
+  relationships: unknown = of,
+  extra: Record<string, unknown> = {},
+): Input => ({
   body: { data: { type: 'order', attributes, ...(relationships === null ? {} : { relationships }), ...extra } },
 });
 const updateDoc = (attributes: Record<string, unknown>, extra: Record<string, unknown> = {}): Input => ({
@@ -119,9 +152,18 @@ const documentCases = (doc: Input['body']): Case[] => [
   ['data is null', { body: { data: null } }, 422, '/data'],
   ['a top-level member besides data', { body: { ...(doc as object), meta: {} } }, 422, '/meta'],
   ['type in the plural', { body: { data: { ...(doc as { data: object }).data, type: 'orders' } } }, 409, '/data/type'],
-  ['type of another resource', { body: { data: { ...(doc as { data: object }).data, type: 'event' } } }, 409, '/data/type'],
+  [
+    'type of another resource',
+    { body: { data: { ...(doc as { data: object }).data, type: 'event' } } },
+    409,
+    '/data/type',
+  ],
   ['application/json', { body: JSON.stringify(doc), type: 'application/json' }, 415],
-  ['the media type with a charset', { body: JSON.stringify(doc), type: 'application/vnd.api+json; charset=utf-8' }, 415],
+  [
+    'the media type with a charset',
+    { body: JSON.stringify(doc), type: 'application/vnd.api+json; charset=utf-8' },
+    415,
+  ],
   ['text/plain', { body: JSON.stringify(doc), type: 'text/plain' }, 415],
   ['anonymous', { body: doc, anonymous: true }, 401],
 ];
@@ -133,18 +175,50 @@ const createCases: Case[] = [
   ['relationships missing', createDoc(valid, null), 422, '/data/relationships'],
   ['event missing', createDoc(valid, {}), 422, '/data/relationships/event'],
   ['event is null', createDoc(valid, { event: { data: null } }), 422, '/data/relationships/event/data'],
-  ['event linkage without data', createDoc(valid, { event: { type: 'event', id: pub } }), 422, '/data/relationships/event/data'],
-  ['event linkage as a list', createDoc(valid, { event: { data: [{ type: 'event', id: pub }] } }), 422, '/data/relationships/event/data'],
-  ['event of the wrong type', createDoc(valid, { event: rel('user', pub) }), 409, '/data/relationships/event/data/type'],
-  ['event id as a number', createDoc(valid, { event: { data: { type: 'event', id: Number(pub) } } }), 422, '/data/relationships/event/data/id'],
+  [
+    'event linkage without data',
+    createDoc(valid, { event: { type: 'event', id: pub } }),
+    422,
+    '/data/relationships/event/data',
+  ],
+  [
+    'event linkage as a list',
+    createDoc(valid, { event: { data: [{ type: 'event', id: pub }] } }),
+    422,
+    '/data/relationships/event/data',
+  ],
+  [
+    'event of the wrong type',
+    createDoc(valid, { event: rel('user', pub) }),
+    409,
+    '/data/relationships/event/data/type',
+  ],
+  [
+    'event id as a number',
+    createDoc(valid, { event: { data: { type: 'event', id: Number(pub) } } }),
+    422,
+    '/data/relationships/event/data/id',
+  ],
   ['event id that is a word', createDoc(valid, { event: rel('event', 'abc') }), 404],
   ['event id that is a fraction', createDoc(valid, { event: rel('event', '1.5') }), 404],
   ['event id beyond int32', createDoc(valid, { event: rel('event', '99999999999') }), 404],
   ['event named by its identifier', createDoc(valid, { event: rel('event', world.published.identifier) }), 404],
   ['event that does not exist', createDoc(valid, { event: rel('event', '424242') }), 404],
-  ['read-only user relationship naming another user', createDoc(valid, { ...of, user: rel('user', buyer.id) }), 422, '/data/relationships/user'],
+  [
+    'read-only user relationship naming another user',
+    createDoc(valid, { ...of, user: rel('user', buyer.id) }),
+    422,
+    '/data/relationships/user',
+  ],
   ['unknown relationship', createDoc(valid, { ...of, venue: rel('event', pub) }), 422, '/data/relationships/venue'],
-  ...WRONG.map(([name, value, what, pointer]): Case => [`${name}: ${what}`, createDoc({ ...valid, [name]: value }), 422, pointer ?? at(name)]),
+  ...WRONG.map(
+    ([name, value, what, pointer]): Case => [
+      `${name}: ${what}`,
+      createDoc({ ...valid, [name]: value }),
+      422,
+      pointer ?? at(name),
+    ],
+  ),
 ];
 
 const updateCases: Case[] = [
@@ -152,11 +226,33 @@ const updateCases: Case[] = [
   ['id missing', { body: { data: { type: 'order', attributes: { amount: 6 } } } }, 422, '/data/id'],
   ['id as a number', updateDoc({ amount: 6 }, { id: Number(order) }), 422, '/data/id'],
   ['id of another order', updateDoc({ amount: 6 }, { id: otherOrder }), 409, '/data/id'],
-  ['event moved to another event', updateDoc({}, { relationships: { event: rel('event', otherEvent) } }), 422, '/data/relationships/event'],
+  [
+    'event moved to another event',
+    updateDoc({}, { relationships: { event: rel('event', otherEvent) } }),
+    422,
+    '/data/relationships/event',
+  ],
   ['event cleared', updateDoc({}, { relationships: { event: { data: null } } }), 422, '/data/relationships/event/data'],
-  ['event of the wrong type', updateDoc({}, { relationships: { event: rel('user', pub) } }), 409, '/data/relationships/event/data/type'],
-  ['read-only user relationship', updateDoc({}, { relationships: { user: rel('user', organizer.id) } }), 422, '/data/relationships/user'],
-  ...WRONG.map(([name, value, what, pointer]): Case => [`${name}: ${what}`, updateDoc({ [name]: value }), 422, pointer ?? at(name)]),
+  [
+    'event of the wrong type',
+    updateDoc({}, { relationships: { event: rel('user', pub) } }),
+    409,
+    '/data/relationships/event/data/type',
+  ],
+  [
+    'read-only user relationship',
+    updateDoc({}, { relationships: { user: rel('user', organizer.id) } }),
+    422,
+    '/data/relationships/user',
+  ],
+  ...WRONG.map(
+    ([name, value, what, pointer]): Case => [
+      `${name}: ${what}`,
+      updateDoc({ [name]: value }),
+      422,
+      pointer ?? at(name),
+    ],
+  ),
 ];
 
 t.test('POST /v1/orders', async (t) => {
@@ -168,11 +264,13 @@ t.test('PATCH /v1/orders/{id}', async (t) => {
 });
 
 t.test('orders that do not exist, by any name', async (t) => {
-  const cases: Case[] = ['abc', '99999999999', '0', '-1', '1.5', '424242', '00000000-0000-4000-8000-000000000000'].map((id) => [
-    `PATCH /v1/orders/${id}`,
-    { body: { data: { type: 'order', id, attributes: { amount: 1 } } }, path: id },
-    404,
-  ]);
+  const cases: Case[] = ['abc', '99999999999', '0', '-1', '1.5', '424242', '00000000-0000-4000-8000-000000000000'].map(
+    (id) => [
+      `PATCH /v1/orders/${id}`,
+      { body: { data: { type: 'order', id, attributes: { amount: 1 } } }, path: id },
+      404,
+    ],
+  );
   await expectRefused(t, cases, send('PATCH'), snapshot, before);
 });
 
@@ -204,7 +302,13 @@ t.test('a name of blanks only is empty once trimmed: refused like an empty name'
     ['PATCH', updateDoc({ attendees: blank }), 422, item(0, '/name')],
   ];
   for (const [what, input, status, pointer] of cases) {
-    await expectRefused(t, [[what, input, status, pointer]], send(what as 'POST' | 'PATCH'), snapshot, await snapshot());
+    await expectRefused(
+      t,
+      [[what, input, status, pointer]],
+      send(what as 'POST' | 'PATCH'),
+      snapshot,
+      await snapshot(),
+    );
   }
 });
 

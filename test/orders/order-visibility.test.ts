@@ -9,7 +9,16 @@ import { buildTestApp, call } from '../helpers/app.js';
 import { buildWorld, create, eventAttributes, expectCell, rel } from '../helpers/events.js';
 import { seedUser } from '../helpers/users.js';
 
-const WHO = ['anonymous', 'buyer', 'other user', 'owner', 'organizer', 'coorganizer', 'organizer of another event', 'admin'] as const;
+const WHO = [
+  'anonymous',
+  'buyer',
+  'other user',
+  'owner',
+  'organizer',
+  'coorganizer',
+  'organizer of another event',
+  'admin',
+] as const;
 type Who = (typeof WHO)[number];
 type Key = 'P1' | 'P2' | 'S1';
 /** A status, or exactly these orders (200). */
@@ -24,13 +33,21 @@ const pub = world.published.event;
 // `cast.other` owns a second event; `cast.speaker` holds no role in any event and bought nothing.
 const second = await create(app, cast.other.token, 'events', 'event', eventAttributes('Other Fest'));
 const order = (token: string, event: string, name: string) =>
-  create(app, token, 'orders', 'order', { amount: 10, attendees: [{ name, email: `${name.toLowerCase()}@example.org` }] }, { event: rel('event', event) });
+  create(
+    app,
+    token,
+    'orders',
+    'order',
+    { amount: 10, attendees: [{ name, email: `${name.toLowerCase()}@example.org` }] },
+    { event: rel('event', event) },
+  );
 const ORDERS: Record<Key, string> = {
   P1: await order(buyer.token, pub, 'Ada'),
   P2: await order(buyer2.token, pub, 'Grace'),
   S1: await order(buyer.token, second, 'Alan'),
 };
-const identifierOf = async (id: string) => (await call(app, { url: `/v1/orders/${id}`, token: cast.admin.token })).body.data.attributes.identifier as string;
+const identifierOf = async (id: string) =>
+  (await call(app, { url: `/v1/orders/${id}`, token: cast.admin.token })).body.data.attributes.identifier as string;
 const P1_IDENTIFIER = await identifierOf(ORDERS.P1);
 
 const TOKENS: Record<Who, string | undefined> = {
@@ -59,18 +76,64 @@ const pubOrders: Key[] = ['P1', 'P2'];
 // prettier-ignore
 const TABLE: Route[] = [
   //                                                                      anonymous buyer          other user owner     organizer coorganizer other event admin
-  { url: '/v1/orders', kind: 'list',                                 cells: [401,     ['P1', 'S1'],  [],        pubOrders, pubOrders, pubOrders,  ['S1'],     ['P1', 'P2', 'S1']] },
-  { url: `/v1/orders/${P1}`, kind: 'one', want: { type: 'order', id: P1 },            cells: [401, 200, 403, 200, 200, 200, 403, 200] },
-  { url: `/v1/orders/${P1_IDENTIFIER}`, kind: 'one', want: { type: 'order', id: P1 }, cells: [401, 200, 403, 200, 200, 200, 403, 200] },
-  { url: `/v1/orders/${S1}`, kind: 'one', want: { type: 'order', id: S1 },            cells: [401, 200, 403, 403, 403, 403, 200, 200] },
-  { url: `/v1/events/${pub}/orders`, kind: 'list',                   cells: [401,     403,           403,       pubOrders, pubOrders, pubOrders,  403,        pubOrders] },
-  { url: `/v1/events/${second}/orders`, kind: 'list',                cells: [401,     403,           403,       403,       403,       403,        ['S1'],     ['S1']] },
-  { url: `/v1/users/${buyer.id}/orders`, kind: 'list',               cells: [401,     ['P1', 'S1'],  403,       403,       403,       403,        403,        ['P1', 'S1']] },
-  { url: `/v1/orders/${P1}/relationships/user`, kind: 'linkage', want: { type: 'user', id: buyer.id }, cells: [401, 200, 403, 200, 200, 200, 403, 200] },
-  { url: `/v1/orders/${P1}/relationships/event`, kind: 'linkage', want: { type: 'event', id: pub },    cells: [401, 200, 403, 200, 200, 200, 403, 200] },
-  { url: `/v1/orders/${S1}/relationships/event`, kind: 'linkage', want: { type: 'event', id: second }, cells: [401, 200, 403, 403, 403, 403, 200, 200] },
+  {
+    url: '/v1/orders',
+    kind: 'list',
+    cells: [401, ['P1', 'S1'], [], pubOrders, pubOrders, pubOrders, ['S1'], ['P1', 'P2', 'S1']],
+  },
+  {
+    url: `/v1/orders/${P1}`,
+    kind: 'one',
+    want: { type: 'order', id: P1 },
+    cells: [401, 200, 403, 200, 200, 200, 403, 200],
+  },
+  {
+    url: `/v1/orders/${P1_IDENTIFIER}`,
+    kind: 'one',
+    want: { type: 'order', id: P1 },
+    cells: [401, 200, 403, 200, 200, 200, 403, 200],
+  },
+  {
+    url: `/v1/orders/${S1}`,
+    kind: 'one',
+    want: { type: 'order', id: S1 },
+    cells: [401, 200, 403, 403, 403, 403, 200, 200],
+  },
+  {
+    url: `/v1/events/${pub}/orders`,
+    kind: 'list',
+    cells: [401, 403, 403, pubOrders, pubOrders, pubOrders, 403, pubOrders],
+  },
+  { url: `/v1/events/${second}/orders`, kind: 'list', cells: [401, 403, 403, 403, 403, 403, ['S1'], ['S1']] },
+  {
+    url: `/v1/users/${buyer.id}/orders`,
+    kind: 'list',
+    cells: [401, ['P1', 'S1'], 403, 403, 403, 403, 403, ['P1', 'S1']],
+  },
+  {
+    url: `/v1/orders/${P1}/relationships/user`,
+    kind: 'linkage',
+    want: { type: 'user', id: buyer.id },
+    cells: [401, 200, 403, 200, 200, 200, 403, 200],
+  },
+  {
+    url: `/v1/orders/${P1}/relationships/event`,
+    kind: 'linkage',
+    want: { type: 'event', id: pub },
+    cells: [401, 200, 403, 200, 200, 200, 403, 200],
+  },
+  {
+    url: `/v1/orders/${S1}/relationships/event`,
+    kind: 'linkage',
+    want: { type: 'event', id: second },
+    cells: [401, 200, 403, 403, 403, 403, 200, 200],
+  },
   // The event is public; its orders, included, are only those the caller may see anyway.
-  { url: `/v1/events/${pub}?include=orders`, kind: 'list',           cells: [[],      ['P1'],        [],        pubOrders, pubOrders, pubOrders,  [],         pubOrders] },
+  {
+    url: `/v1/events/${pub}?include=orders`,
+    kind: 'list',
+    cells: [[], ['P1'], [], pubOrders, pubOrders, pubOrders, [], pubOrders],
+  },
 ];
 
 const idsOf = (keys: Key[]) => keys.map((k) => ORDERS[k]).sort();
@@ -85,18 +148,25 @@ t.test('order visibility, per route and caller', async (t) => {
     for (const [i, who] of WHO.entries()) {
       const cell = route.cells[i]!;
       const label = `GET ${route.url} as ${who}`;
-      const res = await call(app, { url: route.kind === 'list' && !route.url.includes('?') ? `${route.url}?page[size]=100` : route.url, token: TOKENS[who] });
+      const res = await call(app, {
+        url: route.kind === 'list' && !route.url.includes('?') ? `${route.url}?page[size]=100` : route.url,
+        token: TOKENS[who],
+      });
       expectCell(t, res, typeof cell === 'number' ? cell : 200, label);
       if (typeof cell === 'number' && cell !== 200) continue;
       if (route.kind === 'list' && route.url.includes('include=orders')) {
         const included = (res.body.included ?? []).filter((r: { type: string }) => r.type === 'order');
         t.same(sorted(included), idsOf(cell as Key[]), `${label}: exactly these orders included`);
         t.same(sorted(res.body.data.relationships.orders.data), idsOf(cell as Key[]), `${label}: and no other linkage`);
-        if (!(cell as Key[]).includes('P2')) t.notOk(JSON.stringify(res.body).includes(`/v1/orders/${ORDERS.P2}`), `${label}: P2 never named`);
+        if (!(cell as Key[]).includes('P2'))
+          t.notOk(JSON.stringify(res.body).includes(`/v1/orders/${ORDERS.P2}`), `${label}: P2 never named`);
       } else if (route.kind === 'list') {
         t.same(sorted(res.body.data), idsOf(cell as Key[]), `${label}: exactly these orders`);
         t.equal(res.body.meta?.count, (cell as Key[]).length, `${label}: meta.count counts only those`);
-        t.ok(res.body.data.every((d: { type: string }) => d.type === 'order'), `${label}: orders only`);
+        t.ok(
+          res.body.data.every((d: { type: string }) => d.type === 'order'),
+          `${label}: orders only`,
+        );
       } else if (route.kind === 'one') {
         t.match(res.body.data, { ...route.want!, attributes: { identifier: String } }, `${label}: the order`);
       } else {
@@ -122,6 +192,11 @@ t.test('a user id that is not the caller: 403 even with no orders; unknown order
   const own = await call(app, { url: `/v1/users/${buyer2.id}/orders`, token: buyer2.token });
   t.same(sorted(own.body.data), idsOf(['P2']), 'the second buyer sees only P2');
   for (const id of ['424242', '00000000-0000-4000-8000-000000000000']) {
-    expectCell(t, await call(app, { url: `/v1/orders/${id}`, token: cast.admin.token }), 404, `GET /v1/orders/${id} as admin`);
+    expectCell(
+      t,
+      await call(app, { url: `/v1/orders/${id}`, token: cast.admin.token }),
+      404,
+      `GET /v1/orders/${id} as admin`,
+    );
   }
 });

@@ -16,10 +16,24 @@ const pub = world.published.event;
 const snapshot = snapshotOf(app, ['orders']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const post = (token: string | undefined, attributes: Record<string, unknown>, relationships: Record<string, unknown> = { event: rel('event', pub) }) =>
+const post = (
+  token: string | undefined,
+  attributes: Record<string, unknown>,
+  relationships: Record<string, unknown> = { event: rel('event', pub) },
+) =>
   call(app, { method: 'POST', url: '/v1/orders', token, body: { data: { type: 'order', attributes, relationships } } });
-const patch = (token: string, id: string, attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
-  call(app, { method: 'PATCH', url: `/v1/orders/${id}`, token, body: { data: { type: 'order', id, attributes, ...(relationships ? { relationships } : {}) } } });
+const patch = (
+  token: string,
+  id: string,
+  attributes: Record<string, unknown>,
+  relationships?: Record<string, unknown>,
+) =>
+  call(app, {
+    method: 'PATCH',
+    url: `/v1/orders/${id}`,
+    token,
+    body: { data: { type: 'order', id, attributes, ...(relationships ? { relationships } : {}) } },
+  });
 const newOrder = (token = buyer.token, attributes: Record<string, unknown> = {}, event = pub) =>
   create(app, token, 'orders', 'order', attributes, { event: rel('event', event) });
 const row = async (id: string) => (await app.sql`select * from orders where id = ${Number(id)}`)[0]!;
@@ -68,14 +82,25 @@ t.test('a user creates an order: defaults, generated identifier, the caller as b
   t.same(res.body.data.relationships.user.data, { type: 'user', id: buyer.id }, 'the buyer is the caller');
   t.same(res.body.data.relationships.event.data, { type: 'event', id: pub });
   const stored = await row(id);
-  t.match(stored, { user_id: Number(buyer.id), event_id: Number(pub), status: 'initializing', payment_mode: 'free', completed_at: null });
+  t.match(stored, {
+    user_id: Number(buyer.id),
+    event_id: Number(pub),
+    status: 'initializing',
+    payment_mode: 'free',
+    completed_at: null,
+  });
   t.same(stored.attendees, [{ name: 'Ada Lovelace', email: 'ada@example.org' }], 'stored trimmed');
   const again = await call(app, { url: `/v1/orders/${id}`, token: buyer.token });
   t.same(again.body.data, res.body.data, 'read back the same');
 });
 
 t.test('the amount is stored to cents', async (t) => {
-  for (const [sent, kept] of [[19.999, 20], [0.004, 0], [12.345, 12.35], [9_999_999_999.99, 9_999_999_999.99]] as const) {
+  for (const [sent, kept] of [
+    [19.999, 20],
+    [0.004, 0],
+    [12.345, 12.35],
+    [9_999_999_999.99, 9_999_999_999.99],
+  ] as const) {
     const res = await post(buyer.token, { amount: sent });
     t.equal(res.status, 201, `amount ${sent}`);
     t.strictSame(res.body.data.attributes.amount, kept, `${sent} answered as the number ${kept}`);
@@ -113,10 +138,15 @@ t.test('the organizer completes an order: completed-at set once', async (t) => {
   recent(t, res.body.data.attributes['completed-at'], from, 'completed-at');
   const first = res.body.data.attributes['completed-at'];
   await app.sql`update orders set completed_at = now() - interval '1 day' where id = ${Number(id)}`;
-  const [aged] = await app.sql`select (extract(epoch from completed_at) * 1000)::float8 as ms from orders where id = ${Number(id)}`;
+  const [aged] =
+    await app.sql`select (extract(epoch from completed_at) * 1000)::float8 as ms from orders where id = ${Number(id)}`;
   const again = await patch(cast.coorganizer.token, id, { status: 'completed', amount: 5 });
   t.equal(again.status, 200);
-  t.equal(Date.parse(again.body.data.attributes['completed-at']), Number(aged!.ms), 'completing again keeps the first completed-at');
+  t.equal(
+    Date.parse(again.body.data.attributes['completed-at']),
+    Number(aged!.ms),
+    'completing again keeps the first completed-at',
+  );
   t.not(again.body.data.attributes['completed-at'], first);
   t.equal(again.body.data.attributes.amount, 5);
 });
@@ -129,9 +159,19 @@ t.test('the buyer changes an open order, never its status; others may not change
   t.match(ok.body.data.attributes, { attendees, 'payment-mode': 'paypal', status: 'initializing' });
   let before = await snapshot();
   expectError(t, await patch(buyer.token, id, { status: 'completed' }), 403, { pointer: '/data/attributes/status' });
-  expectError(t, await patch(buyer.token, id, { status: 'pending', amount: 1 }), 403, { pointer: '/data/attributes/status' });
+  expectError(t, await patch(buyer.token, id, { status: 'pending', amount: 1 }), 403, {
+    pointer: '/data/attributes/status',
+  });
   for (const who of [cast.other, cast.speaker]) expectError(t, await patch(who.token, id, { amount: 1 }), 403);
-  expectError(t, await call(app, { method: 'PATCH', url: `/v1/orders/${id}`, body: { data: { type: 'order', id, attributes: {} } } }), 401);
+  expectError(
+    t,
+    await call(app, {
+      method: 'PATCH',
+      url: `/v1/orders/${id}`,
+      body: { data: { type: 'order', id, attributes: {} } },
+    }),
+    401,
+  );
   t.same(await snapshot(), before, 'nothing written');
 
   t.equal((await patch(cast.organizer.token, id, { status: 'pending' })).status, 200, 'organizer sets pending');
@@ -162,14 +202,25 @@ t.test('delete: admins only, a soft delete after which the order is gone', async
       expectError(t, await call(app, { url, token: who.token }), 404, { detail: 'Object not found.' });
     }
   }
-  const lists = [['/v1/orders', cast.admin], ['/v1/orders', buyer], [`/v1/events/${pub}/orders`, cast.organizer], [`/v1/users/${buyer.id}/orders`, buyer]] as const;
+  const lists = [
+    ['/v1/orders', cast.admin],
+    ['/v1/orders', buyer],
+    [`/v1/events/${pub}/orders`, cast.organizer],
+    [`/v1/users/${buyer.id}/orders`, buyer],
+  ] as const;
   for (const [url, who] of lists) {
     const res = await call(app, { url: `${url}?page[size]=100`, token: who.token });
     t.equal(res.status, 200);
-    t.notOk(res.body.data.some((d: { id: string }) => d.id === id), `gone from ${url}`);
+    t.notOk(
+      res.body.data.some((d: { id: string }) => d.id === id),
+      `gone from ${url}`,
+    );
   }
   const inc = await call(app, { url: `/v1/events/${pub}?include=orders`, token: cast.admin.token });
-  t.notOk(inc.body.included.some((r: { type: string; id: string }) => r.type === 'order' && r.id === id), 'and from includes');
+  t.notOk(
+    inc.body.included.some((r: { type: string; id: string }) => r.type === 'order' && r.id === id),
+    'and from includes',
+  );
   expectError(t, await call(app, { method: 'DELETE', url: `/v1/orders/${id}`, token: cast.admin.token }), 404, {});
   expectError(t, await patch(cast.admin.token, id, { amount: 1 }), 404);
 });
@@ -180,7 +231,9 @@ t.test('an event the buyer cannot see, or that is gone, is not found', async (t)
   const before = await snapshot();
   for (const event of [world.draft.event, gone, '424242']) {
     for (const who of [buyer, cast.other]) {
-      expectError(t, await post(who.token, {}, { event: rel('event', event) }), 404, { detail: `Related event "${event}" not found` });
+      expectError(t, await post(who.token, {}, { event: rel('event', event) }), 404, {
+        detail: `Related event "${event}" not found`,
+      });
     }
   }
   expectError(t, await post(cast.admin.token, {}, { event: rel('event', gone) }), 404);
@@ -206,12 +259,18 @@ t.test('the event is immutable, the user and identifier are read-only', async (t
   const user = '/data/relationships/user';
   expectError(t, await patch(buyer.token, id, {}, { user: rel('user', cast.other.id) }), 422, { pointer: user });
   expectError(t, await patch(cast.admin.token, id, {}, { user: rel('user', cast.other.id) }), 422, { pointer: user });
-  expectError(t, await post(buyer.token, {}, { event: rel('event', pub), user: rel('user', cast.other.id) }), 422, { pointer: user });
+  expectError(t, await post(buyer.token, {}, { event: rel('event', pub), user: rel('user', cast.other.id) }), 422, {
+    pointer: user,
+  });
   const put = await linkage(cast.admin.token, 'user', { type: 'user', id: cast.other.id });
   expectError(t, put, 405);
   t.match(put.headers.allow, /GET/);
   t.notMatch(put.headers.allow, /PATCH/);
-  for (const [name, value] of [['identifier', '00000000-0000-4000-8000-000000000000'], ['completed-at', '2030-01-01T00:00:00Z'], ['created-at', '2030-01-01T00:00:00Z']]) {
+  for (const [name, value] of [
+    ['identifier', '00000000-0000-4000-8000-000000000000'],
+    ['completed-at', '2030-01-01T00:00:00Z'],
+    ['created-at', '2030-01-01T00:00:00Z'],
+  ]) {
     const pointer = `/data/attributes/${name}`;
     expectError(t, await post(cast.admin.token, { [name]: value }), 422, { pointer });
     expectError(t, await patch(cast.admin.token, id, { [name]: value }), 422, { pointer });
@@ -220,7 +279,11 @@ t.test('the event is immutable, the user and identifier are read-only', async (t
   const same = await patch(buyer.token, id, {}, { event: rel('event', pub) });
   t.equal(same.status, 200, 'naming the same event again is harmless');
   const sameUser = await patch(cast.admin.token, id, {}, { user: rel('user', buyer.id) });
-  t.equal(sameUser.status, 200, 'the read-only user sent back unchanged is harmless (the front end sends every member)');
+  t.equal(
+    sameUser.status,
+    200,
+    'the read-only user sent back unchanged is harmless (the front end sends every member)',
+  );
   const named = await post(buyer.token, {}, { event: rel('event', pub), user: rel('user', buyer.id) });
   t.equal(named.status, 201, 'a create may name the caller as the buyer, as the front end does');
 });
@@ -228,7 +291,12 @@ t.test('the event is immutable, the user and identifier are read-only', async (t
 t.test('order lists sort by created-at and amount and filter by status', async (t) => {
   const fair = await create(app, cast.owner.token, 'events', 'event', eventAttributes('Sorting Fair'));
   const made: Record<string, string> = {};
-  for (const [name, amount, status, day] of [['a', 30, 'completed', 3], ['b', 10, 'pending', 1], ['c', 20, 'completed', 2], ['d', 5, 'cancelled', 4]] as const) {
+  for (const [name, amount, status, day] of [
+    ['a', 30, 'completed', 3],
+    ['b', 10, 'pending', 1],
+    ['c', 20, 'completed', 2],
+    ['d', 5, 'cancelled', 4],
+  ] as const) {
     made[name] = await newOrder(cast.owner.token, { amount, status }, fair);
     await app.sql`update orders set created_at = ${`2030-01-0${day}T00:00:00Z`} where id = ${Number(made[name])}`;
   }
@@ -244,12 +312,24 @@ t.test('order lists sort by created-at and amount and filter by status', async (
   t.same(await list('sort=-amount'), order('acbd'));
   const completed = encodeURIComponent('[{"name":"status","op":"eq","val":"completed"}]');
   t.same(await list(`filter=${completed}&sort=amount`), order('ca'));
-  const all = await call(app, { url: `/v1/orders?filter=${completed}&sort=-amount&page[size]=100`, token: cast.owner.token });
-  t.ok(all.body.data.every((d: { attributes: { status: string } }) => d.attributes.status === 'completed'), '/v1/orders filtered');
+  const all = await call(app, {
+    url: `/v1/orders?filter=${completed}&sort=-amount&page[size]=100`,
+    token: cast.owner.token,
+  });
+  t.ok(
+    all.body.data.every((d: { attributes: { status: string } }) => d.attributes.status === 'completed'),
+    '/v1/orders filtered',
+  );
   const amounts = all.body.data.map((d: { attributes: { amount: number } }) => d.attributes.amount);
-  t.same(amounts, [...amounts].sort((a: number, b: number) => b - a), '/v1/orders sorted by -amount');
+  t.same(
+    amounts,
+    [...amounts].sort((a: number, b: number) => b - a),
+    '/v1/orders sorted by -amount',
+  );
   t.equal(all.body.meta.count, all.body.data.length);
-  expectError(t, await call(app, { url: `/v1/orders?sort=bogus`, token: cast.owner.token }), 400, { parameter: 'sort' });
+  expectError(t, await call(app, { url: `/v1/orders?sort=bogus`, token: cast.owner.token }), 400, {
+    parameter: 'sort',
+  });
 });
 
 t.test('the orders of a deleted event vanish with it, as every record under an event does', async (t) => {
@@ -260,8 +340,14 @@ t.test('the orders of a deleted event vanish with it, as every record under an e
     expectError(t, await call(app, { url: `/v1/orders/${id}`, token: who.token }), 404);
     expectError(t, await patch(who.token, id, { amount: 1 }), 404);
     const mine = await call(app, { url: '/v1/orders?page[size]=100', token: who.token });
-    t.notOk(mine.body.data.some((d: { id: string }) => d.id === id), 'gone from /v1/orders');
+    t.notOk(
+      mine.body.data.some((d: { id: string }) => d.id === id),
+      'gone from /v1/orders',
+    );
   }
   const bought = await call(app, { url: `/v1/users/${buyer.id}/orders?page[size]=100`, token: buyer.token });
-  t.notOk(bought.body.data.some((d: { id: string }) => d.id === id), "gone from the buyer's orders");
+  t.notOk(
+    bought.body.data.some((d: { id: string }) => d.id === id),
+    "gone from the buyer's orders",
+  );
 });

@@ -44,7 +44,12 @@ async function secondWorker(): Promise<FastifyInstance> {
 
 async function upload(name: string, content: string) {
   const form = multipart([['file', name, content]]);
-  const res = await app.inject({ method: 'POST', url: '/v1/upload/file', payload: form.payload, headers: { ...form.headers, authorization: `JWT ${owner}` } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/upload/file',
+    payload: form.payload,
+    headers: { ...form.headers, authorization: `JWT ${owner}` },
+  });
   if (res.statusCode !== 200 && res.statusCode !== 201) throw new Error(`upload: ${res.statusCode} ${res.body}`);
   return res.json().url as string;
 }
@@ -53,9 +58,21 @@ async function upload(name: string, content: string) {
 const logo = await uploadImage(app, owner, await makeImage('png', 40, 30), 'png');
 const slides = await upload('slides.pdf', '%PDF-1.4 slides');
 const audio = await upload('talk.mp3', 'ID3 audio');
-const patched = await call(app, { method: 'PATCH', url: `/v1/events/${published.event}`, token: owner, body: { data: { type: 'event', id: published.event, attributes: { 'logo-url': logo } } } });
+const patched = await call(app, {
+  method: 'PATCH',
+  url: `/v1/events/${published.event}`,
+  token: owner,
+  body: { data: { type: 'event', id: published.event, attributes: { 'logo-url': logo } } },
+});
 if (patched.status !== 200) throw new Error(`patch: ${patched.status}`);
-const talk = await create(app, owner, 'sessions', 'session', { title: 'Media talk', 'slides-url': slides, 'audio-url': audio }, { event: rel('event', published.event) });
+const talk = await create(
+  app,
+  owner,
+  'sessions',
+  'session',
+  { title: 'Media talk', 'slides-url': slides, 'audio-url': audio },
+  { event: rel('event', published.event) },
+);
 
 let archive: Buffer | undefined;
 
@@ -67,23 +84,47 @@ t.test('two exports at once with different media flags: each archive has its own
       { image: false, video: false, audio: true, document: true },
     ];
     const started = await Promise.all(
-      flags.map((body) => call(app, { method: 'POST', url: `/v1/events/${published.event}/export/json`, token: owner, headers: { 'content-type': 'application/json' }, body })),
+      flags.map((body) =>
+        call(app, {
+          method: 'POST',
+          url: `/v1/events/${published.event}/export/json`,
+          token: owner,
+          headers: { 'content-type': 'application/json' },
+          body,
+        }),
+      ),
     );
-    t.same(started.map((s) => s.status), [200, 200]);
+    t.same(
+      started.map((s) => s.status),
+      [200, 200],
+    );
     const tasks = await Promise.all(started.map((s) => taskEnded(app, s.body.task_url, owner, 90_000)));
-    t.same(tasks.map((task) => task.state), ['SUCCESS', 'SUCCESS'], JSON.stringify(tasks.map((task) => task.result)));
+    t.same(
+      tasks.map((task) => task.state),
+      ['SUCCESS', 'SUCCESS'],
+      JSON.stringify(tasks.map((task) => task.result)),
+    );
     t.not(tasks[0].result.download_url, tasks[1].result.download_url, 'two archives');
 
     const zips = [];
     for (const task of tasks) {
-      const res = await app.inject({ url: new URL(task.result.download_url).pathname, headers: { authorization: `JWT ${owner}` } });
+      const res = await app.inject({
+        url: new URL(task.result.download_url).pathname,
+        headers: { authorization: `JWT ${owner}` },
+      });
       t.equal(res.statusCode, 200);
       zips.push(new AdmZip(res.rawPayload));
     }
     const [images, documents] = zips as [AdmZip, AdmZip];
     const json = (zip: AdmZip, name: string) => JSON.parse(zip.getEntry(name)!.getData().toString('utf8'));
-    const mediaOf = (zip: AdmZip) => zip.getEntries().map((e) => e.entryName).filter((n) => !n.endsWith('.json')).sort();
-    const sessionOf = (zip: AdmZip) => (json(zip, 'sessions.json') as Record<string, unknown>[]).find((s) => s.id === Number(talk))!;
+    const mediaOf = (zip: AdmZip) =>
+      zip
+        .getEntries()
+        .map((e) => e.entryName)
+        .filter((n) => !n.endsWith('.json'))
+        .sort();
+    const sessionOf = (zip: AdmZip) =>
+      (json(zip, 'sessions.json') as Record<string, unknown>[]).find((s) => s.id === Number(talk))!;
 
     t.same(json(images, 'meta.json').media, flags[0], 'the first archive names its own flags');
     t.same(mediaOf(images), ['images/logo.png'], 'the first archive holds the images only');
@@ -91,10 +132,21 @@ t.test('two exports at once with different media flags: each archive has its own
     t.match(sessionOf(images), { slides_url: slides, audio_url: audio }, 'its session media stay URLs');
 
     t.same(json(documents, 'meta.json').media, flags[1], 'the second archive names its own flags');
-    t.same(mediaOf(documents), [`audio/session_${talk}_audio.mp3`, `slides/session_${talk}_slides.pdf`], 'the second holds the slides and audio only');
+    t.same(
+      mediaOf(documents),
+      [`audio/session_${talk}_audio.mp3`, `slides/session_${talk}_slides.pdf`],
+      'the second holds the slides and audio only',
+    );
     t.equal(json(documents, 'event.json').logo_url, logo, 'its logo stays a URL');
-    t.match(sessionOf(documents), { slides_url: `slides/session_${talk}_slides.pdf`, audio_url: `audio/session_${talk}_audio.mp3` });
-    t.equal(documents.getEntry(`slides/session_${talk}_slides.pdf`)!.getData().toString(), '%PDF-1.4 slides', 'the slides bytes');
+    t.match(sessionOf(documents), {
+      slides_url: `slides/session_${talk}_slides.pdf`,
+      audio_url: `audio/session_${talk}_audio.mp3`,
+    });
+    t.equal(
+      documents.getEntry(`slides/session_${talk}_slides.pdf`)!.getData().toString(),
+      '%PDF-1.4 slides',
+      'the slides bytes',
+    );
     archive = images.toBuffer();
   } finally {
     await worker.close();
@@ -108,26 +160,54 @@ t.test('two imports of one archive at once: two complete, distinct events', asyn
     const started = await Promise.all(
       [1, 2].map(async () => {
         const form = multipart([['file', 'event.zip', archive!]]);
-        const res = await app.inject({ method: 'POST', url: '/v1/events/import/json', payload: form.payload, headers: { ...form.headers, authorization: `JWT ${importer}` } });
+        const res = await app.inject({
+          method: 'POST',
+          url: '/v1/events/import/json',
+          payload: form.payload,
+          headers: { ...form.headers, authorization: `JWT ${importer}` },
+        });
         return { status: res.statusCode, body: res.json() };
       }),
     );
-    t.same(started.map((s) => s.status), [200, 200], JSON.stringify(started.map((s) => s.body)));
+    t.same(
+      started.map((s) => s.status),
+      [200, 200],
+      JSON.stringify(started.map((s) => s.body)),
+    );
     const tasks = await Promise.all(started.map((s) => taskEnded(app, s.body.task_url, importer, 90_000)));
-    t.same(tasks.map((task) => task.state), ['SUCCESS', 'SUCCESS'], JSON.stringify(tasks.map((task) => task.result)));
+    t.same(
+      tasks.map((task) => task.state),
+      ['SUCCESS', 'SUCCESS'],
+      JSON.stringify(tasks.map((task) => task.result)),
+    );
     const ids = tasks.map((task) => String(task.result.id));
     t.not(ids[0], ids[1], 'two events');
     t.not(ids[0], published.event);
 
-    const KINDS = ['sessions', 'speakers', 'tracks', 'microlocations', 'sponsors', 'session-types', 'social-links', 'custom-forms'];
+    const KINDS = [
+      'sessions',
+      'speakers',
+      'tracks',
+      'microlocations',
+      'sponsors',
+      'session-types',
+      'social-links',
+      'custom-forms',
+    ];
     const contentOf = async (event: string, token: string) => {
       const read = await call(app, { url: `/v1/events/${event}`, token });
       const kinds: Record<string, string[]> = {};
       for (const kind of KINDS) {
         const list = await call(app, { url: `/v1/events/${event}/${kind}?page[size]=100&sort=id`, token });
-        kinds[kind] = list.body.data.map((r: { attributes: Record<string, unknown> }) => String(r.attributes.name ?? r.attributes.title ?? r.attributes['field-identifier']));
+        kinds[kind] = list.body.data.map((r: { attributes: Record<string, unknown> }) =>
+          String(r.attributes.name ?? r.attributes.title ?? r.attributes['field-identifier']),
+        );
       }
-      return { identifier: read.body.data.attributes.identifier as string, name: read.body.data.attributes.name as string, kinds };
+      return {
+        identifier: read.body.data.attributes.identifier as string,
+        name: read.body.data.attributes.name as string,
+        kinds,
+      };
     };
     const source = await contentOf(published.event, owner);
     const copies = await Promise.all(ids.map((id) => contentOf(id, importer)));
@@ -136,7 +216,9 @@ t.test('two imports of one archive at once: two complete, distinct events', asyn
       t.equal(copy.name, source.name, `import ${i + 1}: the event`);
       t.same(copy.kinds, source.kinds, `import ${i + 1}: every record of every kind, once`);
     }
-    const [sessions] = await app.sql<{ n: number }[]>`select count(*)::int as n from sessions where event_id in ${app.sql(ids.map(Number))}`;
+    const [sessions] = await app.sql<
+      { n: number }[]
+    >`select count(*)::int as n from sessions where event_id in ${app.sql(ids.map(Number))}`;
     t.equal(sessions!.n, 2 * source.kinds.sessions!.length, 'no session was imported twice or into the other event');
   } finally {
     await worker.close();

@@ -37,7 +37,10 @@ t.test('createSkill refuses a skill that already exists and writes nothing', asy
   t.equal(first.body.accepted, true, JSON.stringify(first.body));
   const history = git(repo, 'log', '--format=%H');
 
-  for (const [who, token] of [['another user', intruder.token], ['the author', author.token]] as const) {
+  for (const [who, token] of [
+    ['another user', intruder.token],
+    ['the author', author.token],
+  ] as const) {
     const again = await createSkill(token, { image_name: `other-${who.length}.jpg`, content: 'hijacked' });
     t.equal(again.status, 200, `${who}: answered like the other createSkill refusals`);
     t.same(
@@ -48,17 +51,30 @@ t.test('createSkill refuses a skill that already exists and writes nothing', asy
     t.notOk(again.body.message.includes(repo), `${who}: the server's folder is not named`);
   }
   t.equal(await readFile(text, 'utf8'), 'weather|forecast', 'the text is unchanged');
-  t.same(await readdir(join(repo, 'models/general/Utilities/en/images')), ['weather.jpg'], 'no image of the refused requests was stored');
+  t.same(
+    await readdir(join(repo, 'models/general/Utilities/en/images')),
+    ['weather.jpg'],
+    'no image of the refused requests was stored',
+  );
   t.equal(git(repo, 'log', '--format=%H'), history, 'no commit');
   t.equal(git(repo, 'status', '--porcelain'), '', 'nothing left uncommitted');
   const rows = await app.sql<{ author_email: string }[]>`select author_email from skills where name = 'weather'`;
-  t.same(rows.map((r) => r.author_email), [author.email], 'the metadata still names the author');
+  t.same(
+    rows.map((r) => r.author_email),
+    [author.email],
+    'the metadata still names the author',
+  );
 
   const modified = await app.inject({
     method: 'POST',
     url: '/cms/modifySkill.json',
     headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `JWT ${author.token}` },
-    payload: new URLSearchParams({ group: 'Utilities', skill: 'weather', content: 'weather v2', changelog: 'v2' }).toString(),
+    payload: new URLSearchParams({
+      group: 'Utilities',
+      skill: 'weather',
+      content: 'weather v2',
+      changelog: 'v2',
+    }).toString(),
   });
   t.equal(modified.json().accepted, true, 'changing a skill goes through modifySkill, with a changelog');
 });

@@ -34,21 +34,51 @@ const HOSTILE = {
   track: '<math><mi xlink:href="javascript:alert(8)">Track</mi></math>',
   room: '<details open ontoggle="window.__pwned=9">Room',
 };
-const resource = (type: string, id: string, attributes: Record<string, unknown>, relationships: Record<string, unknown> = {}) => ({ type, id, attributes, relationships });
+const resource = (
+  type: string,
+  id: string,
+  attributes: Record<string, unknown>,
+  relationships: Record<string, unknown> = {},
+) => ({ type, id, attributes, relationships });
 const one = (type: string, id: string) => ({ data: { type, id } });
 const LISTS: Record<string, unknown[]> = {
   sessions: [
     resource(
       'session',
       '1',
-      { title: HOSTILE.title, subtitle: HOSTILE.subtitle, 'short-abstract': HOSTILE.abstract, 'starts-at': '2030-05-01T10:00:00Z', 'ends-at': '2030-05-01T11:00:00Z', state: 'accepted' },
-      { speakers: { data: [{ type: 'speaker', id: '1' }] }, track: one('track', '1'), microlocation: one('microlocation', '1') },
+      {
+        title: HOSTILE.title,
+        subtitle: HOSTILE.subtitle,
+        'short-abstract': HOSTILE.abstract,
+        'starts-at': '2030-05-01T10:00:00Z',
+        'ends-at': '2030-05-01T11:00:00Z',
+        state: 'accepted',
+      },
+      {
+        speakers: { data: [{ type: 'speaker', id: '1' }] },
+        track: one('track', '1'),
+        microlocation: one('microlocation', '1'),
+      },
     ),
   ],
-  speakers: [resource('speaker', '1', { name: HOSTILE.speaker, organisation: HOSTILE.organisation, 'photo-url': 'JavaScript:alert(10)', 'thumbnail-image-url': 'data:image/svg+xml,<svg onload=alert(11)>' })],
+  speakers: [
+    resource('speaker', '1', {
+      name: HOSTILE.speaker,
+      organisation: HOSTILE.organisation,
+      'photo-url': 'JavaScript:alert(10)',
+      'thumbnail-image-url': 'data:image/svg+xml,<svg onload=alert(11)>',
+    }),
+  ],
   tracks: [resource('track', '1', { name: HOSTILE.track, color: 'red;background:url(javascript:alert(12))' })],
   microlocations: [resource('microlocation', '1', { name: HOSTILE.room })],
-  sponsors: [resource('sponsor', '1', { name: HOSTILE.sponsor, level: 1, url: 'javascript:alert(13)', 'logo-url': ' javascript:alert(14)' })],
+  sponsors: [
+    resource('sponsor', '1', {
+      name: HOSTILE.sponsor,
+      level: 1,
+      url: 'javascript:alert(13)',
+      'logo-url': ' javascript:alert(14)',
+    }),
+  ],
 };
 const EVENT = resource('event', '1', {
   name: HOSTILE.eventName,
@@ -62,13 +92,22 @@ const EVENT = resource('event', '1', {
 const api = await startFake(t, (request, response) => {
   const path = new URL(request.url!, 'http://x').pathname;
   const list = /^\/v1\/events\/1\/(\w+)$/.exec(path)?.[1];
-  const body = path === '/v1/events/1' ? { data: EVENT } : list && LISTS[list] ? { data: LISTS[list], meta: { count: LISTS[list]!.length } } : undefined;
+  const body =
+    path === '/v1/events/1'
+      ? { data: EVENT }
+      : list && LISTS[list]
+        ? { data: LISTS[list], meta: { count: LISTS[list]!.length } }
+        : undefined;
   response.setHeader('access-control-allow-origin', '*');
   if (!body) return void response.writeHead(404).end();
   json(response, { ...body, jsonapi: { version: '1.0' } });
 });
 
-const started = await startBuild(app, { email: 'organizer@example.org', app_name: 'Hostile', endpoint: `${api.url}/v1/events/1` });
+const started = await startBuild(app, {
+  email: 'organizer@example.org',
+  app_name: 'Hostile',
+  endpoint: `${api.url}/v1/events/1`,
+});
 const task = await taskEnded(app, started.body.task_url);
 const [mail] = await smtp.waitFor(1);
 const folder = await mkdtemp(join(tmpdir(), 'oe-hostile-app-'));
@@ -97,8 +136,12 @@ const inspect = (page: Page) =>
     );
     return {
       pwned: (window as unknown as { __pwned?: number }).__pwned ?? null,
-      handlers: all.flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName} ${a.name}`)),
-      foreign: all.filter((e) => e.matches('body img[src="x"], svg, iframe, math, body style, b, body script')).map((e) => e.tagName),
+      handlers: all.flatMap((e) =>
+        [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName} ${a.name}`),
+      ),
+      foreign: all
+        .filter((e) => e.matches('body img[src="x"], svg, iframe, math, body style, b, body script'))
+        .map((e) => e.tagName),
       scripts: [...document.scripts].map((s) => s.getAttribute('src')),
       javascriptUrls: urls.filter((u) => /^\s*javascript:/i.test(u)),
       styles: all.map((e) => e.getAttribute('style') ?? '').filter((s) => /javascript|url\(/i.test(s)),
@@ -134,8 +177,12 @@ t.test('in Chromium, live and offline: nothing from the data runs or becomes mar
   await t.test('live data', (t) => expectInert(t, page, dialogs));
 
   // Offline only once the service worker has cached the app, as a returning visitor would have it.
-  await until('the app files to be cached', async () =>
-    (await page.evaluate(async () => !!(await navigator.serviceWorker.ready).active && !!(await caches.match('index.html')))) || undefined,
+  await until(
+    'the app files to be cached',
+    async () =>
+      (await page.evaluate(
+        async () => !!(await navigator.serviceWorker.ready).active && !!(await caches.match('index.html')),
+      )) || undefined,
   );
   await context.setOffline(true);
   await page.reload();

@@ -21,14 +21,30 @@ const root = await mkdtemp(join(tmpdir(), 'oe-import-json-cap-'));
 t.teardown(() => rm(root, { recursive: true, force: true }));
 const storageDir = await mkdtemp(join(root, 'storage-'));
 const uploadDir = await mkdtemp(join(root, 'upload-'));
-const { app } = await buildTestApp(t, { ROLE: 'all', STORAGE_DIR: storageDir, UPLOAD_TMP_DIR: uploadDir, IMPORT_MAX_JSON_BYTES: String(MiB) });
+const { app } = await buildTestApp(t, {
+  ROLE: 'all',
+  STORAGE_DIR: storageDir,
+  UPLOAD_TMP_DIR: uploadDir,
+  IMPORT_MAX_JSON_BYTES: String(MiB),
+});
 const user = await seedUser(app);
 
-const EVENT = { id: 1, name: 'Capped Fest', starts_at: '2030-05-01T09:00:00Z', ends_at: '2030-05-02T18:00:00Z', timezone: 'UTC' };
+const EVENT = {
+  id: 1,
+  name: 'Capped Fest',
+  starts_at: '2030-05-01T09:00:00Z',
+  ends_at: '2030-05-02T18:00:00Z',
+  timezone: 'UTC',
+};
 /** `n` sessions of about 80 KB each, random text (so no entry is held to the compression ratio). */
 const sessions = (n: number, first: Record<string, unknown> = {}) =>
   JSON.stringify(
-    Array.from({ length: n }, (_, i) => ({ id: i + 1, title: `Talk ${i + 1}`, long_abstract: randomBytes(40_000).toString('hex'), ...(i ? {} : first) })),
+    Array.from({ length: n }, (_, i) => ({
+      id: i + 1,
+      title: `Talk ${i + 1}`,
+      long_abstract: randomBytes(40_000).toString('hex'),
+      ...(i ? {} : first),
+    })),
   );
 
 /** The archive with the declared inflated size of `name` rewritten in its central and local headers. */
@@ -49,13 +65,19 @@ function declaring(zip: Buffer, name: string, size: number): Buffer {
 /** Uploads the archive and waits for its task to end; answers the task document. */
 async function runImport(archive: Buffer) {
   const { payload, headers } = multipart([['file', 'event.zip', archive]]);
-  const res = await app.inject({ method: 'POST', url: '/v1/events/import/json', headers: { ...headers, authorization: `JWT ${user.token}` }, payload });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/events/import/json',
+    headers: { ...headers, authorization: `JWT ${user.token}` },
+    payload,
+  });
   t.equal(res.statusCode, 200, 'the import starts');
   const url = res.json().task_url as string;
   return taskEnded(app, url, user.token);
 }
 
-const count = async (table: string) => (await app.sql.unsafe<{ n: number }[]>(`select count(*)::int as n from ${table}`))[0]!.n;
+const count = async (table: string) =>
+  (await app.sql.unsafe<{ n: number }[]>(`select count(*)::int as n from ${table}`))[0]!.n;
 const tables = ['events', 'sessions', 'notifications'];
 
 t.test('a JSON file above IMPORT_MAX_JSON_BYTES: FAILURE naming it, nothing written', async (t) => {
@@ -65,12 +87,22 @@ t.test('a JSON file above IMPORT_MAX_JSON_BYTES: FAILURE naming it, nothing writ
   const refusals: [what: string, archive: Buffer, message: string][] = [
     [
       'declared as it is',
-      zipOf([['event.json', JSON.stringify(EVENT)], ['sessions.json', big]]),
+      zipOf([
+        ['event.json', JSON.stringify(EVENT)],
+        ['sessions.json', big],
+      ]),
       `The archive entry "sessions.json" inflates to more than ${MiB} bytes`,
     ],
     [
       'declared as 1000 bytes, inflating to 50 MiB',
-      declaring(zipOf([['event.json', JSON.stringify(EVENT)], ['sessions.json', `[${' '.repeat(50 * MiB)}]`]]), 'sessions.json', 1000),
+      declaring(
+        zipOf([
+          ['event.json', JSON.stringify(EVENT)],
+          ['sessions.json', `[${' '.repeat(50 * MiB)}]`],
+        ]),
+        'sessions.json',
+        1000,
+      ),
       'The archive entry "sessions.json" is damaged or larger than it declares',
     ],
     [
@@ -90,10 +122,16 @@ t.test('a JSON file above IMPORT_MAX_JSON_BYTES: FAILURE naming it, nothing writ
 
 t.test('below the limit the same archive imports, and a media file may be larger', async (t) => {
   const slides = randomBytes(2 * MiB);
-  const archive = zipOf([['event.json', JSON.stringify(EVENT)], ['sessions.json', sessions(10, { slides_url: 'slides/deck.pdf' })], ['slides/deck.pdf', slides]]);
+  const archive = zipOf([
+    ['event.json', JSON.stringify(EVENT)],
+    ['sessions.json', sessions(10, { slides_url: 'slides/deck.pdf' })],
+    ['slides/deck.pdf', slides],
+  ]);
   const task = await runImport(archive);
   t.equal(task.state, 'SUCCESS', JSON.stringify(task.result));
-  const [row] = await app.sql<{ n: number }[]>`select count(*)::int as n from sessions where event_id = ${Number(task.result?.id)}`;
+  const [row] = await app.sql<
+    { n: number }[]
+  >`select count(*)::int as n from sessions where event_id = ${Number(task.result?.id)}`;
   t.equal(row?.n, 10, 'every session imported');
   const files = await filesUnder(storageDir);
   t.equal(files.length, 1, 'the slides were stored');

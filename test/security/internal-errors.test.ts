@@ -16,13 +16,24 @@ const user = await seedUser(app);
 
 /** Nothing of the cause in the raw body: no stack frame, file, SQL, driver or schema name. */
 function revealsNothing(t: Test, body: string, names: string[]) {
-  for (const leak of [/\bat .+:\d+/, /\.ts\b|\.js\b|node_modules/, /\b(select|insert|update|from|where)\b/i, /relation|column|does not exist|postgres|drizzle|42P01|42703/i, ...names.map((n) => new RegExp(n, 'i'))]) {
+  for (const leak of [
+    /\bat .+:\d+/,
+    /\.ts\b|\.js\b|node_modules/,
+    /\b(select|insert|update|from|where)\b/i,
+    /relation|column|does not exist|postgres|drizzle|42P01|42703/i,
+    ...names.map((n) => new RegExp(n, 'i')),
+  ]) {
     t.notMatch(body, leak, `the body does not match ${leak}`);
   }
 }
 
 /** Runs `probe` with `broken` applied to the database, then again with `repaired`; answers both results. */
-async function whileBroken<T>(on: FastifyInstance, broken: string, repaired: string, probe: () => Promise<T>): Promise<[T, T]> {
+async function whileBroken<T>(
+  on: FastifyInstance,
+  broken: string,
+  repaired: string,
+  probe: () => Promise<T>,
+): Promise<[T, T]> {
   await on.sql.unsafe(broken);
   let during: T;
   try {
@@ -65,7 +76,10 @@ t.test('assistant: {"accepted":false,"message":"The server could not complete th
     revealsNothing(t, res.body, names);
   };
   // A skill to list: the metrics then read its row.
-  const made = await app.inject({ method: 'GET', url: `/cms/modifySkill.json?${new URLSearchParams({ skill: 'listed', content: 'a\nb', changelog: 'Add', access_token: user.token })}` });
+  const made = await app.inject({
+    method: 'GET',
+    url: `/cms/modifySkill.json?${new URLSearchParams({ skill: 'listed', content: 'a\nb', changelog: 'Add', access_token: user.token })}`,
+  });
   t.equal(made.json().accepted, true, 'a skill to list');
   const [metrics, metricsAgain] = await whileBroken(
     app,
@@ -101,7 +115,12 @@ t.test('app generator: {"status":"error","code":500,"message":"Internal Server E
       headers: { 'content-type': 'application/json' },
       payload: { email: 'builder@example.org', app_name: 'Summit', endpoint: 'https://api.example.org/v1/events/1' },
     });
-  const [failed, again] = await whileBroken(app, 'alter table tasks rename to tasks_moved', 'alter table tasks_moved rename to tasks', build);
+  const [failed, again] = await whileBroken(
+    app,
+    'alter table tasks rename to tasks_moved',
+    'alter table tasks_moved rename to tasks',
+    build,
+  );
   t.equal(failed.statusCode, 500);
   t.match(failed.headers['content-type'], /^application\/json/);
   t.strictSame(failed.json(), { status: 'error', code: 500, message: 'Internal Server Error' });

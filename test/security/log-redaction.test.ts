@@ -49,7 +49,12 @@ t.test('a logger passed to buildApp: its level and stream kept, no secret in any
     { url: `/v1/users/${user.id}`, headers: { authorization: `JWT ${user.token}`, accept: JSONAPI }, status: 200 },
     { url: `/v1/no-such-route?token=${user.token}`, headers: { authorization: `Bearer ${user.token}` }, status: 404 },
   ];
-  for (const r of requests) t.equal((await app.inject({ method: 'GET', url: r.url, headers: r.headers })).statusCode, r.status, r.url.split('?')[0]);
+  for (const r of requests)
+    t.equal(
+      (await app.inject({ method: 'GET', url: r.url, headers: r.headers })).statusCode,
+      r.status,
+      r.url.split('?')[0],
+    );
 
   const log = lines.join('');
   t.ok(lines.length >= 2 * requests.length, 'every request was logged at info, through the stream given');

@@ -37,32 +37,58 @@ let n = 0;
 
 /** A new order bought by `buyer` in `event`; its id. */
 export const buyOrder = (app: FastifyInstance, buyer: TestUser, event: string) =>
-  create(app, buyer.token, 'orders', 'order', { amount: 10, attendees: [{ name: 'Ada', email: `ada${++n}@example.org` }] }, { event: rel('event', event) });
+  create(
+    app,
+    buyer.token,
+    'orders',
+    'order',
+    { amount: 10, attendees: [{ name: 'Ada', email: `ada${++n}@example.org` }] },
+    { event: rel('event', event) },
+  );
 
 /** A notification for `user`, written as the server writes them. */
 export async function notify(app: FastifyInstance, user: TestUser): Promise<string> {
-  const [row] = await app.db.insert(notifications).values({ userId: Number(user.id), title: 'Import done', message: 'Open Summit was imported' }).returning();
+  const [row] = await app.db
+    .insert(notifications)
+    .values({ userId: Number(user.id), title: 'Import done', message: 'Open Summit was imported' })
+    .returning();
   return String(row!.id);
 }
 
 /** A group owned by `user`, as the table stores it (the API wants a verified address); its id. */
 export async function ownGroup(app: FastifyInstance, user: TestUser): Promise<string> {
-  const [row] = await app.db.insert(groups).values({ name: `Group ${++n}`, userId: Number(user.id) }).returning({ id: groups.id });
+  const [row] = await app.db
+    .insert(groups)
+    .values({ name: `Group ${++n}`, userId: Number(user.id) })
+    .returning({ id: groups.id });
   return String(row!.id);
 }
 
 /** A role invite to `email` in `event`, made by `inviter`; its id. */
 export const inviteTo = (app: FastifyInstance, inviter: TestUser, event: string, email: string, role = 'coorganizer') =>
-  create(app, inviter.token, 'role-invites', 'role-invite', { email, 'role-name': role }, { event: rel('event', event) });
+  create(
+    app,
+    inviter.token,
+    'role-invites',
+    'role-invite',
+    { email, 'role-name': role },
+    { event: rel('event', event) },
+  );
 
 /** The mailed token of an invite (read from the database, as the invitee reads it from the mail). */
 export async function inviteToken(app: FastifyInstance, id: string): Promise<string> {
-  const [row] = await app.db.select({ hash: roleInvites.hash }).from(roleInvites).where(eq(roleInvites.id, Number(id)));
+  const [row] = await app.db
+    .select({ hash: roleInvites.hash })
+    .from(roleInvites)
+    .where(eq(roleInvites.id, Number(id)));
   return row!.hash;
 }
 
 const tokensOf = (users: MatrixWorld['users']) =>
-  ({ anonymous: undefined, ...Object.fromEntries(Object.entries(users).map(([k, u]) => [k, u.token])) }) as MatrixWorld['tokens'];
+  ({
+    anonymous: undefined,
+    ...Object.fromEntries(Object.entries(users).map(([k, u]) => [k, u.token])),
+  }) as MatrixWorld['tokens'];
 
 /**
  * The callers alone, for the faces without event records (assistant, app generator): the same users,
@@ -85,7 +111,13 @@ export async function buildCallers(app: FastifyInstance): Promise<Pick<MatrixWor
 export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorld> {
   const world = await buildWorld(app);
   const { cast, published: p } = world;
-  const users = { other: cast.other, owner: cast.owner, organizer: cast.organizer, admin: cast.admin, superAdmin: await seedUser(app, { superAdmin: true }) };
+  const users = {
+    other: cast.other,
+    owner: cast.owner,
+    organizer: cast.organizer,
+    admin: cast.admin,
+    superAdmin: await seedUser(app, { superAdmin: true }),
+  };
 
   const host = await seedUser(app);
   const bazaar = await create(app, host.token, 'events', 'event', eventAttributes('Bazaar'), {
@@ -94,39 +126,120 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
   const order = await buyOrder(app, cast.owner, bazaar);
   const done = await buyOrder(app, cast.owner, bazaar);
   const completed = await completeOrder(app, cast.organizer.token, done);
-  const page = await create(app, cast.admin.token, 'pages', 'page', { name: 'Terms', url: '/terms', description: 'The terms' });
+  const page = await create(app, cast.admin.token, 'pages', 'page', {
+    name: 'Terms',
+    url: '/terms',
+    description: 'The terms',
+  });
   const notification = await notify(app, cast.owner);
   const eventType = await create(app, cast.admin.token, 'event-types', 'event-type', { name: 'Conference' });
-  const subTopic = await create(app, cast.admin.token, 'event-sub-topics', 'event-sub-topic', { name: 'Robotics' }, { 'event-topic': rel('event-topic', world.topic) });
+  const subTopic = await create(
+    app,
+    cast.admin.token,
+    'event-sub-topics',
+    'event-sub-topic',
+    { name: 'Robotics' },
+    { 'event-topic': rel('event-topic', world.topic) },
+  );
   const sales = { 'sales-starts-at': '2030-01-01T00:00:00Z', 'sales-ends-at': '2030-05-01T00:00:00Z' };
   const ofPublished = { event: rel('event', p.event) };
   const ticket = await create(app, cast.owner.token, 'tickets', 'ticket', { name: 'Standard', ...sales }, ofPublished);
-  const tax = await create(app, cast.owner.token, 'taxes', 'tax', { name: 'VAT', rate: 19, 'tax-id': 'DE1', email: 'tax@example.org' }, ofPublished);
-  const call = await create(app, cast.owner.token, 'speakers-calls', 'speakers-call', { 'starts-at': '2030-01-01T00:00:00Z', 'ends-at': '2030-03-01T00:00:00Z' }, ofPublished);
+  const tax = await create(
+    app,
+    cast.owner.token,
+    'taxes',
+    'tax',
+    { name: 'VAT', rate: 19, 'tax-id': 'DE1', email: 'tax@example.org' },
+    ofPublished,
+  );
+  const call = await create(
+    app,
+    cast.owner.token,
+    'speakers-calls',
+    'speakers-call',
+    { 'starts-at': '2030-01-01T00:00:00Z', 'ends-at': '2030-03-01T00:00:00Z' },
+    ofPublished,
+  );
   // None can be created through the API (no Stripe here): one written as a Stripe integration would.
-  const [stripe] = await app.db.insert(stripeAuthorizations).values({ eventId: Number(p.event), stripePublishableKey: 'pk_test' }).returning();
-  const bazaarTicket = await create(app, host.token, 'tickets', 'ticket', { name: 'Entry', ...sales }, { event: rel('event', bazaar) });
-  const attendee = await create(app, cast.owner.token, 'attendees', 'attendee', { firstname: 'Ada' }, {
-    event: rel('event', bazaar), order: rel('order', order), ticket: rel('ticket', bazaarTicket),
-  });
+  const [stripe] = await app.db
+    .insert(stripeAuthorizations)
+    .values({ eventId: Number(p.event), stripePublishableKey: 'pk_test' })
+    .returning();
+  const bazaarTicket = await create(
+    app,
+    host.token,
+    'tickets',
+    'ticket',
+    { name: 'Entry', ...sales },
+    { event: rel('event', bazaar) },
+  );
+  const attendee = await create(
+    app,
+    cast.owner.token,
+    'attendees',
+    'attendee',
+    { firstname: 'Ada' },
+    {
+      event: rel('event', bazaar),
+      order: rel('order', order),
+      ticket: rel('ticket', bazaarTicket),
+    },
+  );
   // The event's owner rates its session, adds it to their schedule and invites a co-speaker to it.
   const session = rel('session', p.session);
   const feedback = await create(app, cast.owner.token, 'feedbacks', 'feedback', { rating: 4 }, { session });
-  const favourite = await create(app, cast.owner.token, 'user-favourite-sessions', 'user-favourite-session', {}, { session });
-  const invite = await create(app, cast.owner.token, 'speaker-invites', 'speaker-invite', { email: 'invitee@example.org' }, {
-    session,
-    event: rel('event', p.event),
-  });
-  const stream = await create(app, cast.owner.token, 'video-streams', 'video-stream', { name: 'Main hall', url: 'https://meet.example.org/main', password: 'open sesame' }, { event: rel('event', p.event) });
+  const favourite = await create(
+    app,
+    cast.owner.token,
+    'user-favourite-sessions',
+    'user-favourite-session',
+    {},
+    { session },
+  );
+  const invite = await create(
+    app,
+    cast.owner.token,
+    'speaker-invites',
+    'speaker-invite',
+    { email: 'invitee@example.org' },
+    {
+      session,
+      event: rel('event', p.event),
+    },
+  );
+  const stream = await create(
+    app,
+    cast.owner.token,
+    'video-streams',
+    'video-stream',
+    { name: 'Main hall', url: 'https://meet.example.org/main', password: 'open sesame' },
+    { event: rel('event', p.event) },
+  );
   // The matrix callers' addresses stay unverified (a verified user may create groups): `owner`'s group is written as stored.
   const group = await ownGroup(app, cast.owner);
-  await app.db.update(events).set({ groupId: Number(group) }).where(eq(events.id, Number(p.event)));
-  const follow = await create(app, cast.owner.token, 'user-follow-groups', 'user-follow-group', {}, { group: rel('group', group) });
+  await app.db
+    .update(events)
+    .set({ groupId: Number(group) })
+    .where(eq(events.id, Number(p.event)));
+  const follow = await create(
+    app,
+    cast.owner.token,
+    'user-follow-groups',
+    'user-follow-group',
+    {},
+    { group: rel('group', group) },
+  );
   const roleInvite = await inviteTo(app, cast.owner, p.event, `invitee${++n}@example.org`);
   const [held] = await app.db
     .select({ id: eventRoles.id })
     .from(eventRoles)
-    .where(and(eq(eventRoles.eventId, Number(p.event)), eq(eventRoles.userId, Number(cast.organizer.id)), eq(eventRoles.role, 'organizer')));
+    .where(
+      and(
+        eq(eventRoles.eventId, Number(p.event)),
+        eq(eventRoles.userId, Number(cast.organizer.id)),
+        eq(eventRoles.role, 'organizer'),
+      ),
+    );
 
   const ids: Record<string, string> = {
     users: cast.owner.id,
@@ -165,5 +278,19 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     settings: '1',
     import: 'json',
   };
-  return { world, users, tokens: tokensOf(users), bazaar, bazaarTicket, order, completed, page, notification, stream, group, follow, ids };
+  return {
+    world,
+    users,
+    tokens: tokensOf(users),
+    bazaar,
+    bazaarTicket,
+    order,
+    completed,
+    page,
+    notification,
+    stream,
+    group,
+    follow,
+    ids,
+  };
 }

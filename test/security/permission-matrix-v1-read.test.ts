@@ -23,14 +23,20 @@ t.test('GET routes of the event service x callers', async (t) => {
 
   const started = await inject(app, 'POST', `/v1/events/${event}/export/json`, { token: owner.token, json: {} });
   const task = String(started.body?.task_url).split('/').pop()!;
-  const exportJob = jobs({ ...loadConfig({ LOG_LEVEL: 'silent' }), JWT_SECRET: TEST_SECRET }).find((j) => j.name === EXPORT_QUEUE)!;
+  const exportJob = jobs({ ...loadConfig({ LOG_LEVEL: 'silent' }), JWT_SECRET: TEST_SECRET }).find(
+    (j) => j.name === EXPORT_QUEUE,
+  )!;
   await exportJob.handler(app)([{ data: { taskId: task } }] as never);
   const exported = await inject(app, 'GET', `/v1/tasks/${task}`, { token: owner.token });
   t.equal(exported.body?.state, 'SUCCESS', 'the export the matrix downloads is finished');
 
   // No extension: served as application/octet-stream, the type the contract names.
   const form = multipart([['file', 'agenda', 'the agenda']]);
-  const uploaded = await inject(app, 'POST', '/v1/upload/file', { token: owner.token, query: { force_local: 'true' }, ...form });
+  const uploaded = await inject(app, 'POST', '/v1/upload/file', {
+    token: owner.token,
+    query: { force_local: 'true' },
+    ...form,
+  });
   const media = new URL(uploaded.body?.url).pathname.replace('/static/media/', '');
 
   const build = await inject(app, 'POST', '/api/api.php', {
@@ -43,7 +49,8 @@ t.test('GET routes of the event service x callers', async (t) => {
     'GET /v1/events/{id} [include=orders]': () => ({
       path: `/v1/events/${w.bazaar}`,
       query: { include: 'orders' },
-      sees: (body) => (body?.included ?? []).some((r: { type: string; id: string }) => r.type === 'order' && r.id === w.order),
+      sees: (body) =>
+        (body?.included ?? []).some((r: { type: string; id: string }) => r.type === 'order' && r.id === w.order),
     }),
     'GET /v1/tasks/{task_id} [app build]': () => ({ path: `/v1/tasks/${appTask}` }),
     'GET /v1/events/{event_id}/exports/{*} [signed link]': () => {
@@ -51,7 +58,9 @@ t.test('GET routes of the event service x callers', async (t) => {
       return { path: link.pathname, query: Object.fromEntries(link.searchParams) };
     },
     // Where the export job stores the archive, as its download URL gives away.
-    'GET /static/media/{*} [an export archive]': () => ({ path: `/static/media/exports/${event}/${task}/event${event}.zip` }),
+    'GET /static/media/{*} [an export archive]': () => ({
+      path: `/static/media/exports/${event}/${task}/event${event}.zip`,
+    }),
     'GET /v1/settings/{id} [storage and mail secrets]': () => ({
       sees: (body) => ['s3-secret-key', 'smtp-password'].every((k) => k in (body?.data?.attributes ?? {})),
     }),
@@ -63,7 +72,10 @@ t.test('GET routes of the event service x callers', async (t) => {
     }),
     'GET /v1/groups/{id} [include=followers]': () => ({
       query: { include: 'followers' },
-      sees: (body) => (body?.included ?? []).some((r: { type: string; id: string }) => r.type === 'user-follow-group' && r.id === w.follow),
+      sees: (body) =>
+        (body?.included ?? []).some(
+          (r: { type: string; id: string }) => r.type === 'user-follow-group' && r.id === w.follow,
+        ),
     }),
     'GET /v1/speakers/{id} [email, mobile]': () => ({
       sees: (body) => body?.data?.attributes?.email !== undefined && body?.data?.attributes?.mobile !== undefined,

@@ -27,10 +27,16 @@ t.test('write routes on event records x callers', async (t) => {
       // Records never move between events: naming the same event is the write an organizer can make.
       [`PATCH /v1/${path}/{id}/relationships/event`, () => toOne('event', p.event)],
       ...(path === 'event-copyrights'
-        ? ([['PATCH /v1/event-copyright/{id}', rename], ['DELETE /v1/event-copyright/{id}', removeFresh(path, 'event-copyright')]] as [string, Recipe][])
+        ? ([
+            ['PATCH /v1/event-copyright/{id}', rename],
+            ['DELETE /v1/event-copyright/{id}', removeFresh(path, 'event-copyright')],
+          ] as [string, Recipe][])
         : []),
       ...(path === 'speakers-calls'
-        ? ([['PATCH /v1/speakers-call/{id}', rename], ['DELETE /v1/speakers-call/{id}', removeFresh(path, 'speakers-call')]] as [string, Recipe][])
+        ? ([
+            ['PATCH /v1/speakers-call/{id}', rename],
+            ['DELETE /v1/speakers-call/{id}', removeFresh(path, 'speakers-call')],
+          ] as [string, Recipe][])
         : []),
     ];
   });

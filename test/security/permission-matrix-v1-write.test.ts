@@ -31,7 +31,11 @@ t.test('other write routes of the event service x callers', async (t) => {
   const { freshEvent, fresh } = freshTargets(app, w);
   /** A ticket holder of the open order `owner` bought in the bazaar. */
   const ticketHolder = () =>
-    document('attendee', { firstname: `Bo ${next()}` }, { event: rel('event', w.bazaar), order: rel('order', w.order), ticket: rel('ticket', w.bazaarTicket) });
+    document(
+      'attendee',
+      { firstname: `Bo ${next()}` },
+      { event: rel('event', w.bazaar), order: rel('order', w.order), ticket: rel('ticket', w.bazaarTicket) },
+    );
 
   /** A user of its own for the cell, who is the `owner` caller of that cell. */
   const ownUser = async (caller: Caller, send: (id: string) => Send): Promise<Send> => {
@@ -39,7 +43,8 @@ t.test('other write routes of the event service x callers', async (t) => {
     return { ...send(target.id), ...(caller === 'owner' ? { token: target.token } : {}) };
   };
   const unverified = async (caller: Caller) => {
-    if (caller !== 'anonymous') await app.sql`update users set is_verified = false where id = ${Number(w.users[caller].id)}`;
+    if (caller !== 'anonymous')
+      await app.sql`update users set is_verified = false where id = ${Number(w.users[caller].id)}`;
   };
   const login = (caller: Caller): Send => {
     const user = caller === 'anonymous' ? owner : w.users[caller];
@@ -55,27 +60,63 @@ t.test('other write routes of the event service x callers', async (t) => {
     const target = await seedUser(app);
     return issueAccountToken(app.db, { id: Number(target.id), email: target.email }, purpose, 600);
   };
-  const newUser = (attributes: Record<string, unknown> = {}) => () => document('user', { email: `new${next()}@example.com`, password: 'long enough', ...attributes });
-  const raise = (flag: string): Recipe => (caller) => ownUser(caller, (id) => ({ path: `/v1/users/${id}`, ...update('user', id, { [flag]: true }) }));
-  const roles = (name: 'organizers' | 'coorganizers' | 'track-organizers' | 'registrars' | 'moderators'): [string, Recipe][] => {
+  const newUser =
+    (attributes: Record<string, unknown> = {}) =>
+    () =>
+      document('user', { email: `new${next()}@example.com`, password: 'long enough', ...attributes });
+  const raise =
+    (flag: string): Recipe =>
+    (caller) =>
+      ownUser(caller, (id) => ({ path: `/v1/users/${id}`, ...update('user', id, { [flag]: true }) }));
+  const roles = (
+    name: 'organizers' | 'coorganizers' | 'track-organizers' | 'registrars' | 'moderators',
+  ): [string, Recipe][] => {
     const holder = name === 'organizers' ? cast.organizer.id : cast.coorganizer.id;
     return [
       // A list that changes who holds the role (an unchanged one is no change: the front end sends them back on every save).
-      [`PATCH /v1/events/{id}/relationships/${name}`, async () => ({ path: `/v1/events/${await freshEvent()}/relationships/${name}`, ...linkage('user', holder, cast.other.id) })],
+      [
+        `PATCH /v1/events/{id}/relationships/${name}`,
+        async () => ({
+          path: `/v1/events/${await freshEvent()}/relationships/${name}`,
+          ...linkage('user', holder, cast.other.id),
+        }),
+      ],
       [`POST /v1/events/{id}/relationships/${name}`, () => linkage('user', holder)],
-      [`DELETE /v1/events/{id}/relationships/${name}`, async () => ({ path: `/v1/events/${await freshEvent()}/relationships/${name}`, ...linkage('user', holder) })],
+      [
+        `DELETE /v1/events/{id}/relationships/${name}`,
+        async () => ({ path: `/v1/events/${await freshEvent()}/relationships/${name}`, ...linkage('user', holder) }),
+      ],
     ];
   };
-  const staffMade = (path: string, type: string, attributes: Record<string, unknown>): Recipe => async () => ({
-    path: `/v1/${path}/${await create(app, cast.admin.token, path, type, attributes)}`,
-  });
-  const subTopic = () => document('event-sub-topic', { name: `Sub-topic ${next()}` }, { 'event-topic': rel('event-topic', topic) });
+  const staffMade =
+    (path: string, type: string, attributes: Record<string, unknown>): Recipe =>
+    async () => ({
+      path: `/v1/${path}/${await create(app, cast.admin.token, path, type, attributes)}`,
+    });
+  const subTopic = () =>
+    document('event-sub-topic', { name: `Sub-topic ${next()}` }, { 'event-topic': rel('event-topic', topic) });
   /** A room of the published event, a stream of a room of its own, and a group of `owner`'s, each new. */
-  const room = () => create(app, owner.token, 'microlocations', 'microlocation', { name: `Room ${next()}` }, { event: rel('event', p.event) });
+  const room = () =>
+    create(
+      app,
+      owner.token,
+      'microlocations',
+      'microlocation',
+      { name: `Room ${next()}` },
+      { event: rel('event', p.event) },
+    );
   const roomStream = async () =>
-    create(app, owner.token, 'video-streams', 'video-stream', { name: 'Side room', url: 'https://meet.example.org/s' }, { rooms: linkage('microlocation', await room()).document });
+    create(
+      app,
+      owner.token,
+      'video-streams',
+      'video-stream',
+      { name: 'Side room', url: 'https://meet.example.org/s' },
+      { rooms: linkage('microlocation', await room()).document },
+    );
   const ownGroup = () => ownGroupOf(app, owner);
-  const order = (attributes: Record<string, unknown>) => document('order', attributes, { event: rel('event', w.bazaar) });
+  const order = (attributes: Record<string, unknown>) =>
+    document('order', attributes, { event: rel('event', w.bazaar) });
   const png = dataUri(await makeImage('png'), 'png');
   const zip = zipOf({ 'event.json': { name: 'Imported' } });
 
@@ -83,25 +124,34 @@ t.test('other write routes of the event service x callers', async (t) => {
   const onFreshSession = async (path: string, type: string, attributes: Record<string, unknown>) =>
     create(app, owner.token, path, type, attributes, { session: rel('session', await fresh('sessions')) });
   const favouriteSession = await fresh('sessions');
-  const invitation = (email: string) => document('speaker-invite', { email }, { session: rel('session', p.session), event: rel('event', p.event) });
+  const invitation = (email: string) =>
+    document('speaker-invite', { email }, { session: rel('session', p.session), event: rel('event', p.event) });
   const social: Record<string, Recipe> = {
-    'POST /v1/feedbacks': async () => document('feedback', { rating: 4 }, { session: rel('session', await fresh('sessions')) }),
+    'POST /v1/feedbacks': async () =>
+      document('feedback', { rating: 4 }, { session: rel('session', await fresh('sessions')) }),
     'PATCH /v1/feedbacks/{id}': () => update('feedback', w.ids.feedbacks!, { rating: 1 + (next() % 5) }),
-    'DELETE /v1/feedbacks/{id}': async () => ({ path: `/v1/feedbacks/${await onFreshSession('feedbacks', 'feedback', { rating: 2 })}` }),
+    'DELETE /v1/feedbacks/{id}': async () => ({
+      path: `/v1/feedbacks/${await onFreshSession('feedbacks', 'feedback', { rating: 2 })}`,
+    }),
     'PATCH /v1/feedbacks/{id}/relationships/session': () => toOne('session', p.session),
     'PATCH /v1/feedbacks/{id}/relationships/event': () => toOne('event', p.event),
     'PATCH /v1/feedbacks/{id}/relationships/user': () => toOne('user', owner.id),
-    'POST /v1/user-favourite-sessions': () => document('user-favourite-session', {}, { session: rel('session', favouriteSession) }),
-    'PATCH /v1/user-favourite-sessions/{id}': () => update('user-favourite-session', w.ids['user-favourite-sessions']!, {}),
+    'POST /v1/user-favourite-sessions': () =>
+      document('user-favourite-session', {}, { session: rel('session', favouriteSession) }),
+    'PATCH /v1/user-favourite-sessions/{id}': () =>
+      update('user-favourite-session', w.ids['user-favourite-sessions']!, {}),
     'DELETE /v1/user-favourite-sessions/{id}': async () => ({
       path: `/v1/user-favourite-sessions/${await onFreshSession('user-favourite-sessions', 'user-favourite-session', {})}`,
     }),
     'PATCH /v1/user-favourite-sessions/{id}/relationships/session': () => toOne('session', p.session),
     'POST /v1/speaker-invites': () => invitation(`guest${next()}@example.org`),
-    'PATCH /v1/speaker-invites/{id}': () => update('speaker-invite', w.ids['speaker-invites']!, { email: `guest${next()}@example.org` }),
+    'PATCH /v1/speaker-invites/{id}': () =>
+      update('speaker-invite', w.ids['speaker-invites']!, { email: `guest${next()}@example.org` }),
     'DELETE /v1/speaker-invites/{id}': async () => {
       const { document: body } = invitation(`gone${next()}@example.org`);
-      return { path: `/v1/speaker-invites/${await create(app, owner.token, 'speaker-invites', 'speaker-invite', body.data.attributes, body.data.relationships)}` };
+      return {
+        path: `/v1/speaker-invites/${await create(app, owner.token, 'speaker-invites', 'speaker-invite', body.data.attributes, body.data.relationships)}`,
+      };
     },
     'PATCH /v1/speaker-invites/{id}/relationships/event': () => toOne('event', p.event),
     'PATCH /v1/speaker-invites/{id}/relationships/session': () => toOne('session', p.session),
@@ -111,19 +161,30 @@ t.test('other write routes of the event service x callers', async (t) => {
     ...social,
     'POST /v1/auth/login': login,
     'POST /auth/session': login,
-    'POST /v1/auth/token/refresh': async (caller) => ({ json: { refresh_token: (await freshLogin(caller)).refresh_token } }),
+    'POST /v1/auth/token/refresh': async (caller) => ({
+      json: { refresh_token: (await freshLogin(caller)).refresh_token },
+    }),
     'POST /v1/auth/logout': async (caller) => ({ json: { refresh_token: (await freshLogin(caller)).refresh_token } }),
     'POST /v1/auth/verify-email': async () => ({ json: { data: { token: await mailedToken('verify-email') } } }),
     // A new account per cell: each mailbox may get only so many mails.
     'POST /v1/auth/reset-password': async () => ({ json: { data: { email: (await seedUser(app)).email } } }),
-    'PATCH /v1/auth/reset-password': async () => ({ json: { data: { token: await mailedToken('reset-password'), password: 'a new long password' } } }),
-    'POST /v1/auth/resend-verification-email': (caller) => ({ json: { data: { email: (caller === 'anonymous' ? owner : w.users[caller]).email } } }),
-    'POST /v1/auth/resend-verification-email [another account]': async () => ({ json: { data: { email: (await seedUser(app)).email } } }),
+    'PATCH /v1/auth/reset-password': async () => ({
+      json: { data: { token: await mailedToken('reset-password'), password: 'a new long password' } },
+    }),
+    'POST /v1/auth/resend-verification-email': (caller) => ({
+      json: { data: { email: (caller === 'anonymous' ? owner : w.users[caller]).email } },
+    }),
+    'POST /v1/auth/resend-verification-email [another account]': async () => ({
+      json: { data: { email: (await seedUser(app)).email } },
+    }),
     // Each signed-in caller changes the password of an account of its own: a change ends the caller's other tokens.
     'POST /v1/auth/change-password': async (caller) => {
       const own = await seedUser(app);
       const { access_token } = await loginPair(app, own.email, own.password);
-      return { json: { data: { 'old-password': own.password, 'new-password': 'a new long password' } }, ...(caller === 'anonymous' ? {} : { token: access_token }) };
+      return {
+        json: { data: { 'old-password': own.password, 'new-password': 'a new long password' } },
+        ...(caller === 'anonymous' ? {} : { token: access_token }),
+      };
     },
     'POST /v1/users/check_email': () => ({ json: { email: owner.email } }),
     'POST /v1/users': newUser(),
@@ -146,7 +207,9 @@ t.test('other write routes of the event service x callers', async (t) => {
     },
     'POST /v1/events/{id}/speakers': () => newRecord('speakers', p.event),
     'POST /v1/events/{id}/custom-forms': () => newRecord('custom-forms', p.event),
-    ...Object.fromEntries((['organizers', 'coorganizers', 'track-organizers', 'registrars', 'moderators'] as const).flatMap(roles)),
+    ...Object.fromEntries(
+      (['organizers', 'coorganizers', 'track-organizers', 'registrars', 'moderators'] as const).flatMap(roles),
+    ),
     'POST /v1/events/{event_id}/export/json': () => ({ json: {} }),
     'POST /v1/events/import/{source_type}': () => multipart([['file', 'event.zip', zip]]),
     'POST /v1/event-topics': () => document('event-topic', { name: `Topic ${next()}` }),
@@ -157,7 +220,8 @@ t.test('other write routes of the event service x callers', async (t) => {
     'PATCH /v1/event-types/{id}': () => update('event-type', w.ids['event-types']!, { name: `Type ${next()}` }),
     'DELETE /v1/event-types/{id}': staffMade('event-types', 'event-type', { name: 'Gone' }),
     'POST /v1/event-sub-topics': () => subTopic(),
-    'PATCH /v1/event-sub-topics/{id}': () => update('event-sub-topic', w.ids['event-sub-topics']!, { name: `Sub-topic ${next()}` }),
+    'PATCH /v1/event-sub-topics/{id}': () =>
+      update('event-sub-topic', w.ids['event-sub-topics']!, { name: `Sub-topic ${next()}` }),
     'DELETE /v1/event-sub-topics/{id}': async () => ({
       path: `/v1/event-sub-topics/${await create(app, cast.admin.token, 'event-sub-topics', 'event-sub-topic', { name: 'Gone' }, { 'event-topic': rel('event-topic', topic) })}`,
     }),
@@ -179,30 +243,48 @@ t.test('other write routes of the event service x callers', async (t) => {
     'POST /v1/events/{id}/tickets': () => newRecord('tickets', p.event),
     'POST /v1/attendees': () => ticketHolder(),
     'PATCH /v1/attendees/{id}': () => update('attendee', w.ids.attendees!, { firstname: `Ada ${next()}` }),
-    'DELETE /v1/attendees/{id}': async () => ({ path: `/v1/attendees/${await create(app, owner.token, 'attendees', 'attendee', {}, ticketHolder().document.data.relationships)}` }),
+    'DELETE /v1/attendees/{id}': async () => ({
+      path: `/v1/attendees/${await create(app, owner.token, 'attendees', 'attendee', {}, ticketHolder().document.data.relationships)}`,
+    }),
     'PATCH /v1/attendees/{id}/relationships/event': () => toOne('event', w.bazaar),
     'PATCH /v1/attendees/{id}/relationships/order': () => toOne('order', w.order),
     'PATCH /v1/attendees/{id}/relationships/ticket': () => toOne('ticket', w.bazaarTicket),
     'PATCH /v1/attendees/{id}/relationships/user': () => toOne('user', owner.id),
-    'POST /v1/stripe-authorizations': () => document('stripe-authorization', { 'stripe-auth-code': 'ac_1' }, { event: rel('event', p.event) }),
-    'PATCH /v1/stripe-authorizations/{id}': () => update('stripe-authorization', w.ids['stripe-authorizations']!, { 'stripe-auth-code': 'ac_2' }),
+    'POST /v1/stripe-authorizations': () =>
+      document('stripe-authorization', { 'stripe-auth-code': 'ac_1' }, { event: rel('event', p.event) }),
+    'PATCH /v1/stripe-authorizations/{id}': () =>
+      update('stripe-authorization', w.ids['stripe-authorizations']!, { 'stripe-auth-code': 'ac_2' }),
     'DELETE /v1/stripe-authorizations/{id}': async () => {
       const event = await freshEvent();
-      const [row] = await app.db.insert(stripeAuthorizations).values({ eventId: Number(event) }).returning();
+      const [row] = await app.db
+        .insert(stripeAuthorizations)
+        .values({ eventId: Number(event) })
+        .returning();
       return { path: `/v1/stripe-authorizations/${row!.id}` };
     },
     'PATCH /v1/stripe-authorizations/{id}/relationships/event': () => toOne('event', p.event),
     'POST /v1/notifications': () => document('notification', { 'is-read': false }),
     'PATCH /v1/notifications/{id}': () => update('notification', w.notification, { 'is-read': true }),
     'DELETE /v1/notifications/{id}': async () => ({ path: `/v1/notifications/${await notify(app, owner)}` }),
-    'PATCH /v1/events/{id}/relationships/group': async () => ({ path: `/v1/events/${await freshEvent()}/relationships/group`, ...toOne('group', w.group) }),
-    'POST /v1/video-streams': async () => document('video-stream', { name: 'Room stream', url: 'https://meet.example.org/r' }, { rooms: linkage('microlocation', await room()).document }),
+    'PATCH /v1/events/{id}/relationships/group': async () => ({
+      path: `/v1/events/${await freshEvent()}/relationships/group`,
+      ...toOne('group', w.group),
+    }),
+    'POST /v1/video-streams': async () =>
+      document(
+        'video-stream',
+        { name: 'Room stream', url: 'https://meet.example.org/r' },
+        { rooms: linkage('microlocation', await room()).document },
+      ),
     'PATCH /v1/video-streams/{id}': () => update('video-stream', w.stream, { name: `Main hall ${next()}` }),
     'DELETE /v1/video-streams/{id}': async () => ({ path: `/v1/video-streams/${await roomStream()}` }),
     'PATCH /v1/video-streams/{id}/relationships/event': () => toOne('event', p.event),
     'PATCH /v1/video-streams/{id}/relationships/rooms': () => linkage('microlocation', p.microlocation),
     'POST /v1/video-streams/{id}/relationships/rooms': () => linkage('microlocation', p.microlocation),
-    'DELETE /v1/video-streams/{id}/relationships/rooms': async () => ({ path: `/v1/video-streams/${await roomStream()}/relationships/rooms`, ...linkage('microlocation', p.microlocation) }),
+    'DELETE /v1/video-streams/{id}/relationships/rooms': async () => ({
+      path: `/v1/video-streams/${await roomStream()}/relationships/rooms`,
+      ...linkage('microlocation', p.microlocation),
+    }),
     // Only verified users create groups; an accept-invite cell verifies its caller, so each cell starts unverified.
     'POST /v1/groups': async (caller) => {
       await unverified(caller);
@@ -223,10 +305,14 @@ t.test('other write routes of the event service x callers', async (t) => {
     'DELETE /v1/groups/{id}/relationships/events': async () => {
       const event = await freshEvent();
       const group = await ownGroup();
-      await inject(app, 'POST', `/v1/groups/${group}/relationships/events`, { token: owner.token, ...linkage('event', event) });
+      await inject(app, 'POST', `/v1/groups/${group}/relationships/events`, {
+        token: owner.token,
+        ...linkage('event', event),
+      });
       return { path: `/v1/groups/${group}/relationships/events`, ...linkage('event', event) };
     },
-    'POST /v1/user-follow-groups': async () => document('user-follow-group', {}, { group: rel('group', await ownGroup()) }),
+    'POST /v1/user-follow-groups': async () =>
+      document('user-follow-group', {}, { group: rel('group', await ownGroup()) }),
     'PATCH /v1/user-follow-groups/{id}': () => update('user-follow-group', w.follow, {}),
     'DELETE /v1/user-follow-groups/{id}': async () => ({
       path: `/v1/user-follow-groups/${await create(app, owner.token, 'user-follow-groups', 'user-follow-group', {}, { group: rel('group', await ownGroup()) })}`,
@@ -246,23 +332,40 @@ t.test('other write routes of the event service x callers', async (t) => {
         .where(and(eq(eventRoles.eventId, Number(event)), eq(eventRoles.role, 'coorganizer')));
       return { path: `/v1/users-events-roles/${held!.id}` };
     },
-    'POST /v1/role-invites': () => document('role-invite', { email: `inv${next()}@example.org`, 'role-name': 'registrar' }, { event: rel('event', p.event) }),
+    'POST /v1/role-invites': () =>
+      document(
+        'role-invite',
+        { email: `inv${next()}@example.org`, 'role-name': 'registrar' },
+        { event: rel('event', p.event) },
+      ),
     'PATCH /v1/role-invites/{id}': () => update('role-invite', w.ids['role-invites']!, { status: 'accepted' }),
-    'DELETE /v1/role-invites/{id}': async () => ({ path: `/v1/role-invites/${await inviteTo(app, owner, p.event, `gone${next()}@example.org`)}` }),
+    'DELETE /v1/role-invites/{id}': async () => ({
+      path: `/v1/role-invites/${await inviteTo(app, owner, p.event, `gone${next()}@example.org`)}`,
+    }),
     'PATCH /v1/role-invites/{id}/relationships/event': () => toOne('event', p.event),
     'PATCH /v1/role-invites/{id}/relationships/role': () => toOne('role', 'organizer'),
     'POST /v1/role-invites/{id}/resend-invite': () => ({}),
-    'POST /v1/role_invites/user': async () => ({ json: { data: { token: await inviteToken(app, w.ids['role-invites']!) } } }),
+    'POST /v1/role_invites/user': async () => ({
+      json: { data: { token: await inviteToken(app, w.ids['role-invites']!) } },
+    }),
     'POST /v1/role_invites/decline-invite': async () => ({
       json: { data: { token: await inviteToken(app, await inviteTo(app, owner, p.event, `no${next()}@example.org`)) } },
     }),
     // An invite to the caller's own address, in an event of its own.
     'POST /v1/role_invites/accept-invite': async (caller) => {
       const email = caller === 'anonymous' ? `anyone${next()}@example.org` : w.users[caller].email;
-      return { json: { data: { token: await inviteToken(app, await inviteTo(app, owner, await freshEvent(), email)) } } };
+      return {
+        json: { data: { token: await inviteToken(app, await inviteTo(app, owner, await freshEvent(), email)) } },
+      };
     },
     'POST /v1/upload/file': () => ({ query: { force_local: 'true' }, ...multipart([['file', 'notes.txt', 'notes']]) }),
-    'POST /v1/upload/files': () => ({ query: { force_local: 'true' }, ...multipart([['files', 'a.txt', 'a'], ['files', 'b.txt', 'b']]) }),
+    'POST /v1/upload/files': () => ({
+      query: { force_local: 'true' },
+      ...multipart([
+        ['files', 'a.txt', 'a'],
+        ['files', 'b.txt', 'b'],
+      ]),
+    }),
     'POST /v1/upload/image': () => ({ query: { force_local: 'true' }, json: { data: png } }),
   };
   await runMatrix(t, app, 'v1-write', w.ids, w.tokens, RECIPES);

@@ -23,8 +23,20 @@ export type Caller = (typeof CALLERS)[number];
 export type Outcome = number | 'shown' | 'hidden';
 export type Row = Readonly<Record<Caller, Outcome>>;
 
-const row = (anonymous: Outcome, other: Outcome, owner: Outcome, organizer: Outcome, admin: Outcome, superAdmin: Outcome): Row => ({
-  anonymous, other, owner, organizer, admin, superAdmin,
+const row = (
+  anonymous: Outcome,
+  other: Outcome,
+  owner: Outcome,
+  organizer: Outcome,
+  admin: Outcome,
+  superAdmin: Outcome,
+): Row => ({
+  anonymous,
+  other,
+  owner,
+  organizer,
+  admin,
+  superAdmin,
 });
 
 /** Every caller, signed in or not. */
@@ -43,7 +55,16 @@ const ownerOnly = (s: Outcome) => row(401, 403, s, 403, 403, 403);
 const assistantAdmin = (s: Outcome) => row(401, 401, 401, 401, s, s);
 /** A 200 for everyone, with the protected members shown only to `who`. */
 const shownTo = (...who: Caller[]) =>
-  row(...(CALLERS.map((c) => (who.includes(c) ? 'shown' : 'hidden')) as [Outcome, Outcome, Outcome, Outcome, Outcome, Outcome]));
+  row(
+    ...(CALLERS.map((c) => (who.includes(c) ? 'shown' : 'hidden')) as [
+      Outcome,
+      Outcome,
+      Outcome,
+      Outcome,
+      Outcome,
+      Outcome,
+    ]),
+  );
 
 /** The routes every record kind of an event has: reads where its event is visible, writes by the event's organizers. */
 const eventRecord = (path: string, read: Row = everyone(200)): Record<string, Row> => ({
@@ -124,9 +145,23 @@ export const MATRIX: Record<string, Row> = {
   [`POST ${USER}/speakers`]: ownerOrStaff(201),
   ...Object.fromEntries(
     [
-      'speakers', 'sessions', 'orders', 'notifications', 'events', 'owner-events', 'organizer-events', 'coorganizer-events',
-      'track-organizer-events', 'registrar-events', 'moderator-events', 'marketer-events', 'sales-admin-events',
-      'feedbacks', 'favourites', 'groups', 'followed-groups',
+      'speakers',
+      'sessions',
+      'orders',
+      'notifications',
+      'events',
+      'owner-events',
+      'organizer-events',
+      'coorganizer-events',
+      'track-organizer-events',
+      'registrar-events',
+      'moderator-events',
+      'marketer-events',
+      'sales-admin-events',
+      'feedbacks',
+      'favourites',
+      'groups',
+      'followed-groups',
     ].flatMap((name) => [
       [`GET ${USER}/relationships/${name}`, ownerOrStaff(200)],
       [`GET ${USER}/${name}`, ownerOrStaff(200)],
@@ -153,14 +188,19 @@ export const MATRIX: Record<string, Row> = {
   ...publicRelationship(EVENT, 'owner'),
   ...Object.assign(
     {},
-    ...['social-links', 'microlocations', 'sponsors', 'tracks', 'session-types', 'sessions', 'speakers'].map((n) => publicRelationship(EVENT, n)),
+    ...['social-links', 'microlocations', 'sponsors', 'tracks', 'session-types', 'sessions', 'speakers'].map((n) =>
+      publicRelationship(EVENT, n),
+    ),
   ),
   // The linkage is scoped like the list (empty without a login); the list itself needs a login.
   [`GET ${EVENT}/relationships/custom-forms`]: everyone(200),
   [`GET ${EVENT}/custom-forms`]: signedIn(200),
   [`POST ${EVENT}/speakers`]: involved(201),
   [`POST ${EVENT}/custom-forms`]: involved(201),
-  ...Object.assign({}, ...['tickets', 'tax', 'speakers-call', 'stripe-authorization'].map((n) => publicRelationship(EVENT, n))),
+  ...Object.assign(
+    {},
+    ...['tickets', 'tax', 'speakers-call', 'stripe-authorization'].map((n) => publicRelationship(EVENT, n)),
+  ),
   [`POST ${EVENT}/tickets`]: involved(201),
   // An event's ticket holders are its organizers' (linkage and list alike).
   [`GET ${EVENT}/relationships/attendees`]: involved(200),
@@ -270,7 +310,9 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/settings/{id}': everyone(200),
   'GET /v1/settings/{id} [storage and mail secrets]': shownTo('admin', 'superAdmin'),
   'PATCH /v1/settings/{id}': staffOnly(200),
-  ...Object.fromEntries(['events', 'users', 'groups', 'mails', 'sessions'].map((n) => [`GET /v1/admin/statistics/${n}`, staffOnly(200)])),
+  ...Object.fromEntries(
+    ['events', 'users', 'groups', 'mails', 'sessions'].map((n) => [`GET /v1/admin/statistics/${n}`, staffOnly(200)]),
+  ),
 
   // The records of an event.
   ...eventRecord('event-copyrights'),
@@ -304,8 +346,8 @@ export const MATRIX: Record<string, Row> = {
   // Holders are listed as far as the caller may see them (its own, or all for the event's organizers).
   'GET /v1/tickets/{id}/relationships/attendees': everyone(200),
   'GET /v1/tickets/{id}/attendees': signedIn(200),
-  [`GET /v1/tickets/{id}/relationships/orders`]: involved(200),
-  [`GET /v1/tickets/{id}/orders`]: involved(200),
+  'GET /v1/tickets/{id}/relationships/orders': involved(200),
+  'GET /v1/tickets/{id}/orders': involved(200),
   // The public part of a tax for everyone, the invoicing details for the event's organizers.
   ...eventRecord('taxes'),
   'GET /v1/taxes/{id} [tax-id, email]': shownTo('owner', 'organizer', 'admin', 'superAdmin'),
@@ -372,7 +414,12 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/orders/{id}/relationships/user': involved(200),
   'GET /v1/orders/{id}/user': involved(200),
   'POST /v1/attendees/send-receipt': involved(200),
-  ...Object.fromEntries(['attendees', 'tickets'].flatMap((n) => [[`GET /v1/orders/{id}/relationships/${n}`, involved(200)], [`GET /v1/orders/{id}/${n}`, involved(200)]])),
+  ...Object.fromEntries(
+    ['attendees', 'tickets'].flatMap((n) => [
+      [`GET /v1/orders/{id}/relationships/${n}`, involved(200)],
+      [`GET /v1/orders/{id}/${n}`, involved(200)],
+    ]),
+  ),
 
   // Ticket holders (of the open order `owner` bought in the bazaar): the buyer and the event's organizers; organizers delete.
   'GET /v1/attendees': signedIn(200),
@@ -413,7 +460,9 @@ export const MATRIX: Record<string, Row> = {
   'POST /v1/feedbacks': row(401, 403, 201, 201, 201, 201),
   'PATCH /v1/feedbacks/{id}': authorOnly(200),
   'DELETE /v1/feedbacks/{id}': row(401, 404, 200, 403, 200, 200),
-  ...Object.fromEntries(['session', 'event', 'user'].map((n) => [`PATCH /v1/feedbacks/{id}/relationships/${n}`, authorOnly(200)])),
+  ...Object.fromEntries(
+    ['session', 'event', 'user'].map((n) => [`PATCH /v1/feedbacks/{id}/relationships/${n}`, authorOnly(200)]),
+  ),
   ...socialRecord('user-favourite-sessions', ['session', 'user']),
   'GET /v1/user-favourite-sessions': everyone(200),
   'POST /v1/user-favourite-sessions': signedIn(201),

@@ -7,7 +7,15 @@
  */
 import t from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
-import { buildWorld, create, eventAttributes, expectCell, rel, snapshotOf, type EventRecords } from '../helpers/events.js';
+import {
+  buildWorld,
+  create,
+  eventAttributes,
+  expectCell,
+  rel,
+  snapshotOf,
+  type EventRecords,
+} from '../helpers/events.js';
 import { expectError, seedUser } from '../helpers/users.js';
 
 const { app } = await buildTestApp(t);
@@ -23,7 +31,14 @@ t.test('a user whose e-mail is the e-mail of a speaker may neither change nor de
   for (const state of STATES) {
     const event = world[state].event;
     // The speaker carries the user's address but is linked to no user: only an e-mail rule would let them in.
-    const speaker = await create(app, owner.token, 'speakers', 'speaker', { name: 'Namesake', email: namesake.email }, { event: rel('event', event) });
+    const speaker = await create(
+      app,
+      owner.token,
+      'speakers',
+      'speaker',
+      { name: 'Namesake', email: namesake.email },
+      { event: rel('event', event) },
+    );
     const read = await call(app, { url: `/v1/speakers/${speaker}`, token: admin.token });
     t.equal(read.body.data.attributes.email, namesake.email, `${state}: the speaker's e-mail is the user's`);
     t.equal(read.body.data.relationships.user.data, null, `${state}: and no user is linked`);
@@ -37,7 +52,12 @@ t.test('a user whose e-mail is the e-mail of a speaker may neither change nor de
       body: { data: { type: 'speaker', id: speaker, attributes: { name: 'Hijacked', email: 'attacker@example.org' } } },
     });
     expectCell(t, patch, refusal(state), label('PATCH'));
-    expectCell(t, await call(app, { method: 'DELETE', url: `/v1/speakers/${speaker}`, token: namesake.token }), refusal(state), label('DELETE'));
+    expectCell(
+      t,
+      await call(app, { method: 'DELETE', url: `/v1/speakers/${speaker}`, token: namesake.token }),
+      refusal(state),
+      label('DELETE'),
+    );
     const link = await call(app, {
       method: 'PATCH',
       url: `/v1/speakers/${speaker}/relationships/user`,
@@ -76,8 +96,15 @@ t.test('get_trashed and permanent: deleted records stay hidden and are never des
       }
       const list = await call(app, { url: `/v1/${path}?page[size]=100`, token: caller.token });
       t.equal(list.status, 200);
-      t.notOk(list.body.data.some((r: { id: string }) => r.id === id), `${path}: the deleted record is not listed for the ${who}`);
-      t.equal((await call(app, { url: `/v1/${path}/${id}`, token: caller.token })).status, 404, `${path}: the deleted record is 404 for the ${who}`);
+      t.notOk(
+        list.body.data.some((r: { id: string }) => r.id === id),
+        `${path}: the deleted record is not listed for the ${who}`,
+      );
+      t.equal(
+        (await call(app, { url: `/v1/${path}/${id}`, token: caller.token })).status,
+        404,
+        `${path}: the deleted record is 404 for the ${who}`,
+      );
     }
   }
 
@@ -90,7 +117,11 @@ t.test('get_trashed and permanent: deleted records stay hidden and are never des
   for (const [path, id] of Object.entries(survivors)) {
     const res = await call(app, { method: 'DELETE', url: `/v1/${path}/${id}?permanent=true`, token: admin.token });
     t.equal(res.status, 200, `DELETE /v1/${path}/{id}?permanent=true`);
-    t.equal((await call(app, { url: `/v1/${path}/${id}`, token: admin.token })).status, 404, `${path}: gone from reads`);
+    t.equal(
+      (await call(app, { url: `/v1/${path}/${id}`, token: admin.token })).status,
+      404,
+      `${path}: gone from reads`,
+    );
   }
   const rows = await app.sql<{ kind: string; id: number; deleted: boolean }[]>`
     select 'events' as kind, id, deleted_at is not null as deleted from events where id in ${app.sql([gone, survivors.events!].map(Number))}
@@ -98,78 +129,100 @@ t.test('get_trashed and permanent: deleted records stay hidden and are never des
     union all select 'speakers', id, deleted_at is not null from speakers where id in ${app.sql([goneSpeaker, survivors.speakers!].map(Number))}
     order by 1, 2`;
   t.equal(rows.length, 6, 'every deleted row is still in its table');
-  t.ok(rows.every((r) => r.deleted), 'each with deleted_at set');
+  t.ok(
+    rows.every((r) => r.deleted),
+    'each with deleted_at set',
+  );
 });
 
-t.test('the owner of another event can neither change, delete, move into nor link to the records of an event (#2697)', async (t) => {
-  const intruder = await seedUser(app);
-  const own = await create(app, intruder.token, 'events', 'event', eventAttributes('Intruder Con'));
-  const of = { event: rel('event', own) };
-  const ownTrack = await create(app, intruder.token, 'tracks', 'track', { name: 'Mine', color: '#112233' }, of);
-  const ownSpeaker = await create(app, intruder.token, 'speakers', 'speaker', { name: 'Mallory' }, of);
-  const ownSession = await create(app, intruder.token, 'sessions', 'session', { title: 'My talk' }, of);
-  const mine: Record<string, string> = { sessions: ownSession, speakers: ownSpeaker, tracks: ownTrack };
-  const KINDS: [string, string, keyof EventRecords, string][] = [
-    ['sessions', 'session', 'session', 'title'],
-    ['speakers', 'speaker', 'speaker', 'name'],
-    ['tracks', 'track', 'track', 'name'],
-  ];
-
-  for (const state of STATES) {
-    const r = world[state];
-    const before = await records();
-    const label = (what: string) => `${what} [${state}] by the owner of another event`;
-    for (const [path, type, key, renames] of KINDS) {
-      const id = r[key];
-      const patch = await call(app, {
-        method: 'PATCH',
-        url: `/v1/${path}/${id}`,
-        token: intruder.token,
-        body: { data: { type, id, attributes: { [renames]: 'Taken over' } } },
-      });
-      expectCell(t, patch, refusal(state), label(`PATCH /v1/${path}/{id}`));
-      expectCell(t, await call(app, { method: 'DELETE', url: `/v1/${path}/${id}`, token: intruder.token }), refusal(state), label(`DELETE /v1/${path}/{id}`));
-
-      // Their own record, moved into the event: a record never changes events, whoever asks.
-      const moved = await call(app, {
-        method: 'PATCH',
-        url: `/v1/${path}/${mine[path]}`,
-        token: intruder.token,
-        body: { data: { type, id: mine[path], relationships: { event: rel('event', r.event) } } },
-      });
-      expectError(t, moved, 422, { pointer: '/data/relationships/event' });
-      const movedByRelationship = await call(app, {
-        method: 'PATCH',
-        url: `/v1/${path}/${mine[path]}/relationships/event`,
-        token: intruder.token,
-        body: { data: { type: 'event', id: r.event } },
-      });
-      t.equal(movedByRelationship.status, 422, label(`PATCH /v1/${path}/{own id}/relationships/event -> 422`));
-    }
-
-    // Their own records, linked to the event's: a link names only records of the record's own event.
-    // A record of a published event is named but not theirs to link (422); a draft's is not even found (404).
-    const links: [string, string, unknown][] = [
-      ['PATCH', `/v1/sessions/${ownSession}/relationships/track`, { data: { type: 'track', id: r.track } }],
-      ['POST', `/v1/sessions/${ownSession}/relationships/speakers`, { data: [{ type: 'speaker', id: r.speaker }] }],
-      ['POST', `/v1/speakers/${ownSpeaker}/relationships/sessions`, { data: [{ type: 'session', id: r.session }] }],
-      ['PATCH', `/v1/speakers/${ownSpeaker}/relationships/sessions`, { data: [{ type: 'session', id: r.session }] }],
+t.test(
+  'the owner of another event can neither change, delete, move into nor link to the records of an event (#2697)',
+  async (t) => {
+    const intruder = await seedUser(app);
+    const own = await create(app, intruder.token, 'events', 'event', eventAttributes('Intruder Con'));
+    const of = { event: rel('event', own) };
+    const ownTrack = await create(app, intruder.token, 'tracks', 'track', { name: 'Mine', color: '#112233' }, of);
+    const ownSpeaker = await create(app, intruder.token, 'speakers', 'speaker', { name: 'Mallory' }, of);
+    const ownSession = await create(app, intruder.token, 'sessions', 'session', { title: 'My talk' }, of);
+    const mine: Record<string, string> = { sessions: ownSession, speakers: ownSpeaker, tracks: ownTrack };
+    const KINDS: [string, string, keyof EventRecords, string][] = [
+      ['sessions', 'session', 'session', 'title'],
+      ['speakers', 'speaker', 'speaker', 'name'],
+      ['tracks', 'track', 'track', 'name'],
     ];
-    for (const [method, url, body] of links) {
-      const res = await call(app, { method: method as 'POST' | 'PATCH', url, token: intruder.token, body });
-      const route = url.replace(/^\/v1\/(\w+)\/\d+/, '/v1/$1/{own id}');
-      expectCell(t, res, state === 'draft' ? 404 : 422, label(`${method} ${route} to a record of the event`));
-    }
-    t.same(await records(), before, `${state}: nothing changed`);
-  }
 
-  // The same requests on their own event's records succeed: the refusals above come from the event, not the request.
-  const fine = await call(app, {
-    method: 'PATCH',
-    url: `/v1/sessions/${ownSession}`,
-    token: intruder.token,
-    body: { data: { type: 'session', id: ownSession, attributes: { title: 'Still mine' }, relationships: { track: rel('track', ownTrack) } } },
-  });
-  t.equal(fine.status, 200, 'their own session can be changed');
-  t.equal((await call(app, { method: 'DELETE', url: `/v1/speakers/${ownSpeaker}`, token: intruder.token })).status, 200, 'their own speaker can be deleted');
-});
+    for (const state of STATES) {
+      const r = world[state];
+      const before = await records();
+      const label = (what: string) => `${what} [${state}] by the owner of another event`;
+      for (const [path, type, key, renames] of KINDS) {
+        const id = r[key];
+        const patch = await call(app, {
+          method: 'PATCH',
+          url: `/v1/${path}/${id}`,
+          token: intruder.token,
+          body: { data: { type, id, attributes: { [renames]: 'Taken over' } } },
+        });
+        expectCell(t, patch, refusal(state), label(`PATCH /v1/${path}/{id}`));
+        expectCell(
+          t,
+          await call(app, { method: 'DELETE', url: `/v1/${path}/${id}`, token: intruder.token }),
+          refusal(state),
+          label(`DELETE /v1/${path}/{id}`),
+        );
+
+        // Their own record, moved into the event: a record never changes events, whoever asks.
+        const moved = await call(app, {
+          method: 'PATCH',
+          url: `/v1/${path}/${mine[path]}`,
+          token: intruder.token,
+          body: { data: { type, id: mine[path], relationships: { event: rel('event', r.event) } } },
+        });
+        expectError(t, moved, 422, { pointer: '/data/relationships/event' });
+        const movedByRelationship = await call(app, {
+          method: 'PATCH',
+          url: `/v1/${path}/${mine[path]}/relationships/event`,
+          token: intruder.token,
+          body: { data: { type: 'event', id: r.event } },
+        });
+        t.equal(movedByRelationship.status, 422, label(`PATCH /v1/${path}/{own id}/relationships/event -> 422`));
+      }
+
+      // Their own records, linked to the event's: a link names only records of the record's own event.
+      // A record of a published event is named but not theirs to link (422); a draft's is not even found (404).
+      const links: [string, string, unknown][] = [
+        ['PATCH', `/v1/sessions/${ownSession}/relationships/track`, { data: { type: 'track', id: r.track } }],
+        ['POST', `/v1/sessions/${ownSession}/relationships/speakers`, { data: [{ type: 'speaker', id: r.speaker }] }],
+        ['POST', `/v1/speakers/${ownSpeaker}/relationships/sessions`, { data: [{ type: 'session', id: r.session }] }],
+        ['PATCH', `/v1/speakers/${ownSpeaker}/relationships/sessions`, { data: [{ type: 'session', id: r.session }] }],
+      ];
+      for (const [method, url, body] of links) {
+        const res = await call(app, { method: method as 'POST' | 'PATCH', url, token: intruder.token, body });
+        const route = url.replace(/^\/v1\/(\w+)\/\d+/, '/v1/$1/{own id}');
+        expectCell(t, res, state === 'draft' ? 404 : 422, label(`${method} ${route} to a record of the event`));
+      }
+      t.same(await records(), before, `${state}: nothing changed`);
+    }
+
+    // The same requests on their own event's records succeed: the refusals above come from the event, not the request.
+    const fine = await call(app, {
+      method: 'PATCH',
+      url: `/v1/sessions/${ownSession}`,
+      token: intruder.token,
+      body: {
+        data: {
+          type: 'session',
+          id: ownSession,
+          attributes: { title: 'Still mine' },
+          relationships: { track: rel('track', ownTrack) },
+        },
+      },
+    });
+    t.equal(fine.status, 200, 'their own session can be changed');
+    t.equal(
+      (await call(app, { method: 'DELETE', url: `/v1/speakers/${ownSpeaker}`, token: intruder.token })).status,
+      200,
+      'their own speaker can be deleted',
+    );
+  },
+);

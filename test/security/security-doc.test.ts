@@ -29,12 +29,21 @@ async function isFile(path: string) {
 }
 
 t.test(`SECURITY.md is under ${MAX_BYTES} bytes`, async (t) => {
-  t.ok(security.byteLength < MAX_BYTES, `SECURITY.md is ${security.byteLength} bytes; move detail to docs/security-tests.md`);
+  t.ok(
+    security.byteLength < MAX_BYTES,
+    `SECURITY.md is ${security.byteLength} bytes; move detail to docs/security-tests.md`,
+  );
 });
 
 t.test('SECURITY.md has the threat model, the operator duties and every OWASP API Top 10 item', async (t) => {
   const found = headings(securityText);
-  for (const heading of ['Threat model', 'Operator duties', 'Reporting a vulnerability', 'OWASP API Security Top 10 (2023)', 'Known limits and open items']) {
+  for (const heading of [
+    'Threat model',
+    'Operator duties',
+    'Reporting a vulnerability',
+    'OWASP API Security Top 10 (2023)',
+    'Known limits and open items',
+  ]) {
     t.ok(found.includes(heading), `heading "${heading}"`);
   }
   for (let n = 1; n <= 10; n++) {
@@ -48,11 +57,18 @@ t.test('SECURITY.md has the threat model, the operator duties and every OWASP AP
 t.test('SECURITY.md links docs/security-tests.md, which keeps the same headings', async (t) => {
   t.match(securityText, /\]\(docs\/security-tests\.md(#[^)]*)?\)/, 'a markdown link to docs/security-tests.md');
   const detail = headings(index);
-  for (const heading of ['Logins, refresh tokens and account links', 'OWASP API Security Top 10 (2023)', 'Known limits and open items']) {
+  for (const heading of [
+    'Logins, refresh tokens and account links',
+    'OWASP API Security Top 10 (2023)',
+    'Known limits and open items',
+  ]) {
     t.ok(detail.includes(heading), `docs/security-tests.md has "${heading}"`);
   }
   for (let n = 1; n <= 10; n++) {
-    t.ok(detail.some((heading) => heading.startsWith(`API${n} `)), `docs/security-tests.md has API${n}`);
+    t.ok(
+      detail.some((heading) => heading.startsWith(`API${n} `)),
+      `docs/security-tests.md has API${n}`,
+    );
   }
 });
 

@@ -23,16 +23,30 @@ await create(app, otherOrganizer.token, 'events', 'event', eventAttributes('Else
 
 const STATES = ['draft', 'pending', 'submitted', 'accepted', 'confirmed', 'rejected', 'canceled', 'withdrawn'];
 /** A speaker without an account, speaking at every session below, so its lists reach them all. */
-const everywhere = await create(app, cast.owner.token, 'speakers', 'speaker', { name: 'Everywhere' }, { event: rel('event', pub.event) });
+const everywhere = await create(
+  app,
+  cast.owner.token,
+  'speakers',
+  'speaker',
+  { name: 'Everywhere' },
+  { event: rel('event', pub.event) },
+);
 const inState = new Map<string, string>();
 for (const state of STATES) {
-  const id = await create(app, cast.owner.token, 'sessions', 'session', { title: `In ${state}`, state: state === 'withdrawn' ? 'submitted' : state }, {
-    event: rel('event', pub.event),
-    track: rel('track', pub.track),
-    microlocation: rel('microlocation', pub.microlocation),
-    'session-type': rel('session-type', pub.sessionType),
-    speakers: { data: [{ type: 'speaker', id: everywhere }] },
-  });
+  const id = await create(
+    app,
+    cast.owner.token,
+    'sessions',
+    'session',
+    { title: `In ${state}`, state: state === 'withdrawn' ? 'submitted' : state },
+    {
+      event: rel('event', pub.event),
+      track: rel('track', pub.track),
+      microlocation: rel('microlocation', pub.microlocation),
+      'session-type': rel('session-type', pub.sessionType),
+      speakers: { data: [{ type: 'speaker', id: everywhere }] },
+    },
+  );
   inState.set(state, id);
 }
 await app.sql`update sessions set state = 'withdrawn' where id = ${Number(inState.get('withdrawn'))}`;
@@ -55,7 +69,7 @@ const CALLERS: [name: string, token: string | undefined, sees: string[]][] = [
   ['anonymous', undefined, publicOnes],
   ['an unrelated user', cast.other.token, publicOnes],
   ['an organizer of another event', otherOrganizer.token, publicOnes],
-  ["the creator of the pending session", creator.token, sorted([...publicOnes, created])],
+  ['the creator of the pending session', creator.token, sorted([...publicOnes, created])],
   ["the user of the rejected session's speaker", cast.speaker.token, sorted([...publicOnes, spoken])],
   ['the coorganizer', cast.coorganizer.token, sorted(all)],
   ['the organizer', cast.organizer.token, sorted(all)],
@@ -93,8 +107,15 @@ t.test('every list of sessions, with its count and its pages', async (t) => {
       t.same(ids(res.body.data), expected(url), `${who}: ${url}`);
       t.equal(res.body.meta.count, expected(url).length, `${who}: ${url} meta.count`);
     }
-    const global = await call(app, { url: `/v1/sessions?page[size]=100&filter=${encodeURIComponent(JSON.stringify([{ name: 'title', op: 'like', val: 'In %' }]))}`, token });
-    t.same(ids(global.body.data), sees.filter((id) => id !== pub.session), `${who}: /v1/sessions`);
+    const global = await call(app, {
+      url: `/v1/sessions?page[size]=100&filter=${encodeURIComponent(JSON.stringify([{ name: 'title', op: 'like', val: 'In %' }]))}`,
+      token,
+    });
+    t.same(
+      ids(global.body.data),
+      sees.filter((id) => id !== pub.session),
+      `${who}: /v1/sessions`,
+    );
     const paged = await call(app, { url: `/v1/events/${pub.event}/sessions?page[size]=2&page[number]=2`, token });
     t.same(ids(paged.body.data), sees.slice(2, 4), `${who}: the second page holds the next visible ones`);
     t.equal(paged.body.meta.count, sees.length, `${who}: and counts only those`);
@@ -117,10 +138,16 @@ t.test('includes and linkage hold only visible sessions', async (t) => {
       t.same(ids(res.body.data.relationships.sessions.data), expected, `${who}: ${url} linkage`);
       t.same(sorted(ids(res.body.included)), expected, `${who}: ${url} included`);
     }
-    const speakers = await call(app, { url: `/v1/events/${pub.event}/speakers?include=sessions&page[size]=100`, token });
+    const speakers = await call(app, {
+      url: `/v1/events/${pub.event}/speakers?include=sessions&page[size]=100`,
+      token,
+    });
     const includedSessions = ids(speakers.body.included.filter((r: { type: string }) => r.type === 'session'));
     t.same(sorted(includedSessions), sees, `${who}: sessions included from a list of speakers`);
-    for (const url of [`/v1/speakers/${everywhere}/relationships/sessions`, `/v1/events/${pub.event}/relationships/sessions`]) {
+    for (const url of [
+      `/v1/speakers/${everywhere}/relationships/sessions`,
+      `/v1/events/${pub.event}/relationships/sessions`,
+    ]) {
       const res = await call(app, { url, token });
       assertDocument(t, res, 200);
       t.same(ids(res.body.data), url.includes('/speakers/') ? ofEverywhere : sees, `${who}: ${url}`);
@@ -129,28 +156,46 @@ t.test('includes and linkage hold only visible sessions', async (t) => {
 });
 
 t.test('filters cannot probe hidden sessions', async (t) => {
-  const draftSessions = JSON.stringify([{ name: 'sessions', op: 'any', val: { name: 'state', op: 'eq', val: 'draft' } }]);
+  const draftSessions = JSON.stringify([
+    { name: 'sessions', op: 'any', val: { name: 'state', op: 'eq', val: 'draft' } },
+  ]);
   for (const [who, token, sees] of CALLERS) {
     const seesDraft = sees.includes(inState.get('draft')!);
-    const res = await call(app, { url: `/v1/events/${pub.event}/speakers?filter=${encodeURIComponent(draftSessions)}`, token });
+    const res = await call(app, {
+      url: `/v1/events/${pub.event}/speakers?filter=${encodeURIComponent(draftSessions)}`,
+      token,
+    });
     assertDocument(t, res, 200);
     t.same(ids(res.body.data), seesDraft ? [everywhere] : [], `${who}: speakers of draft sessions`);
-    const byState = await call(app, { url: `/v1/sessions?filter=${encodeURIComponent(JSON.stringify([{ name: 'state', op: 'eq', val: 'draft' }]))}`, token });
+    const byState = await call(app, {
+      url: `/v1/sessions?filter=${encodeURIComponent(JSON.stringify([{ name: 'state', op: 'eq', val: 'draft' }]))}`,
+      token,
+    });
     t.equal(byState.body.meta.count, seesDraft ? 1 : 0, `${who}: sessions in draft`);
   }
 });
 
 t.test('the routes under a hidden session and writes to it are 404 too', async (t) => {
   const hidden = inState.get('draft')!;
-  for (const url of [`/v1/sessions/${hidden}/speakers`, `/v1/sessions/${hidden}/track`, `/v1/sessions/${hidden}/relationships/speakers`]) {
+  for (const url of [
+    `/v1/sessions/${hidden}/speakers`,
+    `/v1/sessions/${hidden}/track`,
+    `/v1/sessions/${hidden}/relationships/speakers`,
+  ]) {
     expectError(t, await call(app, { url }), 404);
     expectError(t, await call(app, { url, token: cast.other.token }), 404);
     t.equal((await call(app, { url, token: cast.coorganizer.token })).status, 200, `${url}: the coorganizer reads it`);
   }
   const rename = { data: { type: 'session', id: hidden, attributes: { title: 'Taken over' } } };
-  expectError(t, await call(app, { method: 'PATCH', url: `/v1/sessions/${hidden}`, token: cast.other.token, body: rename }), 404);
+  expectError(
+    t,
+    await call(app, { method: 'PATCH', url: `/v1/sessions/${hidden}`, token: cast.other.token, body: rename }),
+    404,
+  );
   expectError(t, await call(app, { method: 'DELETE', url: `/v1/sessions/${hidden}`, token: cast.other.token }), 404);
-  const [row] = await app.sql<{ title: string; deleted: boolean }[]>`select title, deleted_at is not null as deleted from sessions where id = ${Number(hidden)}`;
+  const [row] = await app.sql<
+    { title: string; deleted: boolean }[]
+  >`select title, deleted_at is not null as deleted from sessions where id = ${Number(hidden)}`;
   t.same({ ...row }, { title: 'In draft', deleted: false }, 'unchanged');
   const moved = await call(app, {
     method: 'PATCH',

@@ -19,11 +19,17 @@ const repo = join(base, 'skills');
 const { app } = await buildTestApp(t, { SKILL_REPO_DIR: repo });
 const user = await seedUser(app);
 const identity = Number(user.id);
-const signed = (claims: Record<string, unknown>) => craftToken({ identity, sub: user.id, ...claims }, { secret: TEST_SECRET });
+const signed = (claims: Record<string, unknown>) =>
+  craftToken({ identity, sub: user.id, ...claims }, { secret: TEST_SECRET });
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 /** An assistant answer: status, headers and the parsed JSON. */
-async function assistant(method: 'GET' | 'POST', url: string, params: Record<string, string>, headers: Record<string, string> = {}) {
+async function assistant(
+  method: 'GET' | 'POST',
+  url: string,
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
   const form = new URLSearchParams(params).toString();
   const res = await app.inject(
     method === 'GET'
@@ -34,12 +40,18 @@ async function assistant(method: 'GET' | 'POST', url: string, params: Record<str
 }
 async function createSkill(fields: Record<string, string>, headers: Record<string, string> = {}) {
   const body = multipart([['image', 'in.png', await makeImage('png', 16, 16)]], fields);
-  const res = await app.inject({ method: 'POST', url: '/cms/createSkill.json', payload: body.payload, headers: { ...body.headers, ...headers } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/cms/createSkill.json',
+    payload: body.payload,
+    headers: { ...body.headers, ...headers },
+  });
   return { status: res.statusCode, headers: res.headers, body: res.json() };
 }
 const commits = () => execFileSync('git', ['log', '--format=%H'], { cwd: repo }).toString().trim().split('\n');
 const files = async () => (await readdir(repo, { recursive: true })).filter((f) => !f.startsWith('.git')).sort();
-const stores = async () => (await app.sql<{ stores: unknown }[]>`select stores from users where id = ${identity}`)[0]!.stores;
+const stores = async () =>
+  (await app.sql<{ stores: unknown }[]>`select stores from users where id = ${identity}`)[0]!.stores;
 const skillRows = async () => (await app.sql<{ n: number }[]>`select count(*)::int as n from skills`)[0]!.n;
 
 /** What a refused assistant request shows: that status, `{"accepted": false, "message"}` and nothing else. */
@@ -61,10 +73,35 @@ async function expectNoAssistantWrite(t: Test, token: string, message: RegExp) {
     ['Authorization header', {}, { authorization: `JWT ${token}` }],
   ] as [string, Record<string, string>, Record<string, string>][]) {
     await t.test(`as ${how}`, async (t) => {
-      refusedByAssistant(t, await createSkill({ ...params, ...skill, image_name: 'stolen.jpg', skill: 'stolen', content: 'x|y' }, headers), 401, message);
+      refusedByAssistant(
+        t,
+        await createSkill({ ...params, ...skill, image_name: 'stolen.jpg', skill: 'stolen', content: 'x|y' }, headers),
+        401,
+        message,
+      );
       for (const method of ['GET', 'POST'] as const) {
-        refusedByAssistant(t, await assistant(method, '/cms/modifySkill.json', { ...params, ...skill, skill: 'stolen', content: 'x|y', changelog: 'take over' }, headers), 401, message);
-        refusedByAssistant(t, await assistant(method, '/aaa/storePersonalInfo.json', { ...params, storeName: 'city', value: 'Stolen' }, headers), 401, message);
+        refusedByAssistant(
+          t,
+          await assistant(
+            method,
+            '/cms/modifySkill.json',
+            { ...params, ...skill, skill: 'stolen', content: 'x|y', changelog: 'take over' },
+            headers,
+          ),
+          401,
+          message,
+        );
+        refusedByAssistant(
+          t,
+          await assistant(
+            method,
+            '/aaa/storePersonalInfo.json',
+            { ...params, storeName: 'city', value: 'Stolen' },
+            headers,
+          ),
+          401,
+          message,
+        );
       }
     });
   }
@@ -81,9 +118,21 @@ t.test('an expired token signed with the real secret writes nothing on the assis
 
   // The same requests with a live token do write: the refusals above came from the expiry alone.
   const live = signed({ iat: now(), exp: now() + 600 });
-  const created = await createSkill({ access_token: live, model: 'general', group: 'Knowledge', language: 'en', image_name: 'fine.jpg', skill: 'fine', content: 'a|b' });
+  const created = await createSkill({
+    access_token: live,
+    model: 'general',
+    group: 'Knowledge',
+    language: 'en',
+    image_name: 'fine.jpg',
+    skill: 'fine',
+    content: 'a|b',
+  });
   t.equal(created.body.accepted, true, JSON.stringify(created.body));
-  const stored = await assistant('POST', '/aaa/storePersonalInfo.json', { access_token: live, storeName: 'city', value: 'Berlin' });
+  const stored = await assistant('POST', '/aaa/storePersonalInfo.json', {
+    access_token: live,
+    storeName: 'city',
+    value: 'Berlin',
+  });
   t.equal(stored.body.accepted, true, JSON.stringify(stored.body));
 });
 
@@ -93,7 +142,12 @@ t.test('a token without exp signed with the real secret is refused on /v1 and on
     const res = await call(app, { url: `/v1/users/${user.id}`, headers: { authorization: `${scheme} ${eternal}` } });
     expectError(t, res, 401, { detail: 'Invalid token' });
     // An open route is no way around it either.
-    expectError(t, await call(app, { url: '/v1/event-topics', headers: { authorization: `${scheme} ${eternal}` } }), 401, { detail: 'Invalid token' });
+    expectError(
+      t,
+      await call(app, { url: '/v1/event-topics', headers: { authorization: `${scheme} ${eternal}` } }),
+      401,
+      { detail: 'Invalid token' },
+    );
   }
   const read = await assistant('GET', '/cms/getModel.json', { access_token: eternal });
   t.equal(read.status, 200, 'an open assistant read treats the token as no token (the reference)');
@@ -101,11 +155,19 @@ t.test('a token without exp signed with the real secret is refused on /v1 and on
   await expectNoAssistantWrite(t, eternal, /Your base user role is 'ANONYMOUS'/);
 
   const withExpiry = signed({ iat: now(), exp: now() + 600 });
-  t.equal((await call(app, { url: `/v1/users/${user.id}`, token: withExpiry })).status, 200, 'the same claims with exp are accepted');
+  t.equal(
+    (await call(app, { url: `/v1/users/${user.id}`, token: withExpiry })).status,
+    200,
+    'the same claims with exp are accepted',
+  );
 });
 
 t.test('a token in a cookie identifies nobody', async (t) => {
-  const cookies = [`login=${user.token}`, `access_token=${user.token}`, `login=${user.token}; access_token=${user.token}`];
+  const cookies = [
+    `login=${user.token}`,
+    `access_token=${user.token}`,
+    `login=${user.token}; access_token=${user.token}`,
+  ];
   for (const cookie of cookies) {
     await t.test(cookie.replace(user.token, '<token>').replace(user.token, '<token>'), async (t) => {
       const self = await call(app, { url: `/v1/users/${user.id}`, headers: { cookie } });
@@ -114,15 +176,35 @@ t.test('a token in a cookie identifies nobody', async (t) => {
         method: 'POST',
         url: '/v1/events',
         headers: { cookie },
-        body: { data: { type: 'event', attributes: { name: 'By cookie', 'starts-at': '2030-01-01T09:00:00Z', 'ends-at': '2030-01-02T09:00:00Z', timezone: 'UTC' } } },
+        body: {
+          data: {
+            type: 'event',
+            attributes: {
+              name: 'By cookie',
+              'starts-at': '2030-01-01T09:00:00Z',
+              'ends-at': '2030-01-02T09:00:00Z',
+              timezone: 'UTC',
+            },
+          },
+        },
       });
       expectError(t, post, 401);
 
       const open = await assistant('GET', '/cms/getModel.json', {}, { cookie });
       t.equal(open.status, 200);
       t.equal(open.body.session.identity.anonymous, true, 'the assistant sees an anonymous caller');
-      refusedByAssistant(t, await assistant('POST', '/aaa/storePersonalInfo.json', { storeName: 'city', value: 'Cookie' }, { cookie }), 401, /Your base user role is 'ANONYMOUS'/);
-      refusedByAssistant(t, await assistant('GET', '/cms/modifySkill.json', { skill: 'x', content: 'y', changelog: 'z' }, { cookie }), 401, /Your base user role is 'ANONYMOUS'/);
+      refusedByAssistant(
+        t,
+        await assistant('POST', '/aaa/storePersonalInfo.json', { storeName: 'city', value: 'Cookie' }, { cookie }),
+        401,
+        /Your base user role is 'ANONYMOUS'/,
+      );
+      refusedByAssistant(
+        t,
+        await assistant('GET', '/cms/modifySkill.json', { skill: 'x', content: 'y', changelog: 'z' }, { cookie }),
+        401,
+        /Your base user role is 'ANONYMOUS'/,
+      );
       const created = await createSkill({ image_name: 'cookie.jpg' }, { cookie });
       t.equal(created.status, 401, 'createSkill: 401');
       t.match(created.body.message, /Your base user role is 'ANONYMOUS'/);
@@ -134,9 +216,23 @@ t.test('a token in a cookie identifies nobody', async (t) => {
 t.test('no answer sets a cookie or allows credentials across origins', async (t) => {
   const origin = 'https://evil.example';
   const logins = [
-    await app.inject({ method: 'POST', url: '/v1/auth/login', headers: { origin }, payload: { email: user.email, password: user.password } }),
-    await app.inject({ method: 'POST', url: '/auth/session', headers: { origin }, payload: { email: user.email, password: user.password } }),
-    await app.inject({ method: 'GET', url: `/aaa/login.json?${new URLSearchParams({ login: user.email, password: user.password })}`, headers: { origin } }),
+    await app.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      headers: { origin },
+      payload: { email: user.email, password: user.password },
+    }),
+    await app.inject({
+      method: 'POST',
+      url: '/auth/session',
+      headers: { origin },
+      payload: { email: user.email, password: user.password },
+    }),
+    await app.inject({
+      method: 'GET',
+      url: `/aaa/login.json?${new URLSearchParams({ login: user.email, password: user.password })}`,
+      headers: { origin },
+    }),
   ];
   for (const res of logins) {
     t.equal(res.statusCode, 200, `${res.raw.req.url?.split('?')[0]} logs in`);
@@ -144,17 +240,33 @@ t.test('no answer sets a cookie or allows credentials across origins', async (t)
     t.notOk(res.headers['access-control-allow-credentials'], 'nor allows credentials');
   }
 
-  for (const url of ['/v1/events', `/v1/users/${user.id}`, '/v1/auth/login', '/aaa/storePersonalInfo.json', '/cms/createSkill.json', '/api/api.php']) {
+  for (const url of [
+    '/v1/events',
+    `/v1/users/${user.id}`,
+    '/v1/auth/login',
+    '/aaa/storePersonalInfo.json',
+    '/cms/createSkill.json',
+    '/api/api.php',
+  ]) {
     const preflight = await app.inject({
       method: 'OPTIONS',
       url,
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type', cookie: `login=${user.token}` },
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+        cookie: `login=${user.token}`,
+      },
     });
     t.equal(preflight.statusCode, 204, `preflight ${url}`);
     t.equal(preflight.headers['access-control-allow-origin'], '*', `${url}: any origin, never an echoed one`);
     t.notOk(preflight.headers['access-control-allow-credentials'], `${url}: no Access-Control-Allow-Credentials`);
   }
-  for (const [url, token] of [['/v1/events', undefined], [`/v1/users/${user.id}`, user.token], ['/v1/nothing-here', undefined]] as const) {
+  for (const [url, token] of [
+    ['/v1/events', undefined],
+    [`/v1/users/${user.id}`, user.token],
+    ['/v1/nothing-here', undefined],
+  ] as const) {
     const res = await call(app, { url, token, headers: { origin, cookie: `access_token=${user.token}` } });
     t.equal(res.headers['access-control-allow-origin'], '*', `GET ${url} -> ${res.status}: any origin`);
     t.notOk(res.headers['access-control-allow-credentials'], `GET ${url}: no Access-Control-Allow-Credentials`);

@@ -18,7 +18,9 @@ t.test('the README’s table is the generated one', async (t) => {
 
 t.test('every variable has a description', async (t) => {
   const schemas: Record<string, { description?: unknown }> = ConfigSchema.properties;
-  const undescribed = names.filter((name) => typeof schemas[name]!.description !== 'string' || !(schemas[name]!.description as string).trim());
+  const undescribed = names.filter(
+    (name) => typeof schemas[name]!.description !== 'string' || !(schemas[name]!.description as string).trim(),
+  );
   t.same(undescribed, [], 'every key of ConfigSchema.properties has a non-empty description in src/config.ts');
 });
 

@@ -16,22 +16,29 @@ import { freePort } from '../helpers/postgres.js';
 const { NODE_OPTIONS: _nodeOptions, ...env } = process.env;
 const migrate = (url: string) =>
   new Promise<{ code: number; out: string; err: string }>((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'db/migrate-cli.ts'], { env: { ...env, DATABASE_URL: url } }, (error, out, err) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, out, err }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'db/migrate-cli.ts'],
+      { env: { ...env, DATABASE_URL: url } },
+      (error, out, err) => resolve({ code: error ? Number(error.code ?? 1) : 0, out, err }),
     );
   });
 
 t.test('applies every migration, then finds nothing left to do', async (t) => {
   const db = await createTestDatabase({ migrated: false });
   t.teardown(() => db.drop());
-  const expected = (JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
+  const expected = (
+    JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }
+  ).entries.length;
   const sql = postgres(db.url, { max: 1, onnotice: () => {} });
   t.teardown(() => sql.end());
   for (const round of ['first', 'second']) {
     const { code, out, err } = await migrate(db.url);
     t.equal(code, 0, `${round} run: exit 0 ${err}`);
     t.equal(out.trim(), 'Migrations applied.');
-    const [{ applied }] = await sql<{ applied: number }[]>`select count(*)::int as applied from drizzle.__drizzle_migrations`;
+    const [{ applied }] = await sql<
+      { applied: number }[]
+    >`select count(*)::int as applied from drizzle.__drizzle_migrations`;
     t.equal(applied, expected, `${round} run: all ${expected} applied`);
   }
 });

@@ -53,15 +53,37 @@ t.test('health, readiness and metrics of a process that runs jobs', async (t) =>
   // A read twice (the second from the read cache), a 404, a mail and a job.
   for (let i = 0; i < 2; i++) t.equal((await call(app, { url: '/v1/events' })).status, 200);
   t.equal((await call(app, { url: '/v1/sessions/999999' })).status, 404);
-  t.equal((await app.mailer.send({ to: { address: 'someone@example.com' }, subject: 'Counted', action: 'test', text: 'Hello' })).status, 'sent');
+  t.equal(
+    (
+      await app.mailer.send({
+        to: { address: 'someone@example.com' },
+        subject: 'Counted',
+        action: 'test',
+        text: 'Hello',
+      })
+    ).status,
+    'sent',
+  );
   await app.boss.send(MAIL_QUEUE, { mailId: 999_999 });
   const text = await until('the job has ended', async () => {
     const body = await metrics();
     return (sample(body, `jobs_ended_total{queue="${MAIL_QUEUE}",outcome="completed"}`) ?? 0) >= 1 ? body : undefined;
   });
-  t.equal(sample(text, 'http_requests_total{method="GET",route="/v1/events",status="200"}'), 2, 'requests by route pattern and status');
-  t.equal(sample(text, 'http_requests_total{method="GET",route="/v1/sessions/:id",status="404"}'), 1, 'the pattern, not the URL');
-  t.equal(sample(text, 'http_request_duration_seconds_count{method="GET",route="/v1/events",status="200"}'), 2, 'and their durations');
+  t.equal(
+    sample(text, 'http_requests_total{method="GET",route="/v1/events",status="200"}'),
+    2,
+    'requests by route pattern and status',
+  );
+  t.equal(
+    sample(text, 'http_requests_total{method="GET",route="/v1/sessions/:id",status="404"}'),
+    1,
+    'the pattern, not the URL',
+  );
+  t.equal(
+    sample(text, 'http_request_duration_seconds_count{method="GET",route="/v1/events",status="200"}'),
+    2,
+    'and their durations',
+  );
   t.ok((sample(text, 'read_cache_reads_total{result="hit"}') ?? 0) >= 1, 'the second read came from the read cache');
   t.ok((sample(text, 'read_cache_entries') ?? 0) >= 1);
   t.equal(sample(text, 'mail_delivery_attempts_total{outcome="sent"}'), 1, 'the mail');
@@ -79,7 +101,15 @@ t.test('not ready while the database is down, ready again after', async (t) => {
   await runMigrations(url);
   const dir = await mkdtemp(join(tmpdir(), 'oe-readyz-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const config = loadConfig({ LOG_LEVEL: 'silent', ROLE: 'api', DB_CONNECT_TIMEOUT_SECONDS: '1', STORAGE_DIR: join(dir, 's'), MAIL_OUTBOX_DIR: join(dir, 'o'), ASSISTANT_SETTINGS_DIR: join(dir, 'a'), SKILL_REPO_DIR: join(dir, 'k') });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    ROLE: 'api',
+    DB_CONNECT_TIMEOUT_SECONDS: '1',
+    STORAGE_DIR: join(dir, 's'),
+    MAIL_OUTBOX_DIR: join(dir, 'o'),
+    ASSISTANT_SETTINGS_DIR: join(dir, 'a'),
+    SKILL_REPO_DIR: join(dir, 'k'),
+  });
   const app = await buildApp({ ...config, DATABASE_URL: url, JWT_SECRET: TEST_SECRET });
   t.teardown(() => app.close());
   await app.ready();
@@ -87,7 +117,10 @@ t.test('not ready while the database is down, ready again after', async (t) => {
     const res = await app.inject({ url: '/readyz' });
     return { status: res.statusCode, body: res.json() as object };
   };
-  t.match(await readiness(), { status: 200, body: { status: 'ready', checks: { database: 'ok', migrations: 'ok', jobs: 'not run here' } } });
+  t.match(await readiness(), {
+    status: 200,
+    body: { status: 'ready', checks: { database: 'ok', migrations: 'ok', jobs: 'not run here' } },
+  });
   await pg.halt();
   const down = await readiness();
   t.equal(down.status, 503, 'not ready while the database is down');

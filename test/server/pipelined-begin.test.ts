@@ -42,7 +42,11 @@ t.teardown(() => {
 const viaProxy = new URL(database.url);
 viaProxy.hostname = '127.0.0.1';
 viaProxy.port = String((proxy.address() as { port: number }).port);
-const sql = postgres(viaProxy.toString(), { max: 1, onnotice: () => {}, connection: { application_name: 'pipelined' } });
+const sql = postgres(viaProxy.toString(), {
+  max: 1,
+  onnotice: () => {},
+  connection: { application_name: 'pipelined' },
+});
 t.teardown(() => sql.end());
 const direct = postgres(database.url, { max: 1, onnotice: () => {} });
 t.teardown(() => direct.end());
@@ -54,7 +58,8 @@ t.test("a transaction's first statement leaves before begin is answered", async 
     await tx`select 'first statement'`;
     await tx`select 'second statement'`;
   });
-  const index = (from: 'client' | 'server', text: string, after = -1) => crossed.findIndex((c, i) => i > after && c.from === from && c.text.includes(text));
+  const index = (from: 'client' | 'server', text: string, after = -1) =>
+    crossed.findIndex((c, i) => i > after && c.from === from && c.text.includes(text));
   const begin = index('client', 'begin');
   t.ok(begin >= 0, 'begin was sent');
   const first = index('client', 'first statement');
@@ -75,12 +80,24 @@ t.test('a transaction commits, rolls back on any error, and leaves no transactio
     }),
     /division by zero/,
   );
-  await t.rejects(sql.begin(async (tx) => tx`select * from no_such_table`), /no_such_table/, 'the first statement failing');
-  t.strictSame([...(await sql`select x from pipelined order by x`)], [{ x: 1 }], 'nothing of the failed transactions stays');
+  await t.rejects(
+    sql.begin(async (tx) => tx`select * from no_such_table`),
+    /no_such_table/,
+    'the first statement failing',
+  );
+  t.strictSame(
+    [...(await sql`select x from pipelined order by x`)],
+    [{ x: 1 }],
+    'nothing of the failed transactions stays',
+  );
   const states = await direct`select state from pg_stat_activity where application_name = 'pipelined'`;
   t.strictSame([...states], [{ state: 'idle' }], 'the connection is outside any transaction');
   const results = await sql.begin((tx) => [tx`select 1 as a`, tx`select 2 as b`]);
-  t.strictSame(results.flatMap((r) => [...r]), [{ a: 1 }, { b: 2 }], 'statements returned as an array still run in the transaction');
+  t.strictSame(
+    results.flatMap((r) => [...r]),
+    [{ a: 1 }, { b: 2 }],
+    'statements returned as an array still run in the transaction',
+  );
 });
 
 t.test('the commit is written at once, before the callbacks of the next turn of the event loop', async (t) => {

@@ -29,11 +29,18 @@ function pausing(route: RouteOptions) {
     // It sends a statement, as every read does (`read` tells a cached answer by none being sent).
     route.handler = async (request: FastifyRequest) => {
       await request.server.sql`select 1`;
-      return { data: { type: 'setting', id: '1', attributes: {}, links: { self: '/v1/settings/1' } }, links: { self: '/v1/settings/1' }, jsonapi: { version: '1.0' } };
+      return {
+        data: { type: 'setting', id: '1', attributes: {}, links: { self: '/v1/settings/1' } },
+        links: { self: '/v1/settings/1' },
+        jsonapi: { version: '1.0' },
+      };
     };
   }
   const before = route.preHandler ? [route.preHandler].flat() : [];
-  route.preHandler = [...before, async (request: FastifyRequest) => duringRead?.(request)] as RouteOptions['preHandler'];
+  route.preHandler = [
+    ...before,
+    async (request: FastifyRequest) => duringRead?.(request),
+  ] as RouteOptions['preHandler'];
 }
 
 const { app, url, queries, resetQueries } = await buildTestApp(t, { READ_CACHE_MB: '8' }, { onRoute: pausing });
@@ -79,24 +86,27 @@ const sessionsPath = `/v1/events/${event.id}/sessions`;
 const noTablePath = '/v1/settings/1';
 const pagesPath = '/v1/pages';
 
-t.test('a write to sessions evicts what read sessions, keeps what read only events; a write is read back at once', async (t) => {
-  await notificationsSettled();
-  await warm(sessionPath, eventPath, noTablePath);
-  const patched = await call(app, {
-    method: 'PATCH',
-    url: sessionPath,
-    token: cast.owner.token,
-    body: { data: { type: 'session', id: session, attributes: { title: 'Renamed' } } },
-  });
-  t.equal(patched.status, 200);
-  const reread = await read(sessionPath);
-  t.notOk(reread.cached, 'the session read is evicted before the answer of the write left');
-  t.equal(reread.body.data.attributes.title, 'Renamed', 'and the write is read back at once');
-  t.ok((await read(eventPath)).cached, 'the event read (events only) is kept');
-  t.notOk((await read(noTablePath)).cached, 'an answer that named no table is evicted by the write');
-  await notificationsSettled();
-  t.ok((await read(eventPath)).cached, 'and still kept once every notification arrived');
-});
+t.test(
+  'a write to sessions evicts what read sessions, keeps what read only events; a write is read back at once',
+  async (t) => {
+    await notificationsSettled();
+    await warm(sessionPath, eventPath, noTablePath);
+    const patched = await call(app, {
+      method: 'PATCH',
+      url: sessionPath,
+      token: cast.owner.token,
+      body: { data: { type: 'session', id: session, attributes: { title: 'Renamed' } } },
+    });
+    t.equal(patched.status, 200);
+    const reread = await read(sessionPath);
+    t.notOk(reread.cached, 'the session read is evicted before the answer of the write left');
+    t.equal(reread.body.data.attributes.title, 'Renamed', 'and the write is read back at once');
+    t.ok((await read(eventPath)).cached, 'the event read (events only) is kept');
+    t.notOk((await read(noTablePath)).cached, 'an answer that named no table is evicted by the write');
+    await notificationsSettled();
+    t.ok((await read(eventPath)).cached, 'and still kept once every notification arrived');
+  },
+);
 
 t.test("another connection's SQL change evicts by table once notified", async (t) => {
   await warm(sessionsPath, eventPath, noTablePath);
@@ -118,7 +128,11 @@ t.test("another connection's SQL change evicts by table once notified", async (t
 });
 
 t.test('a change of a base table evicts an answer that read a view over it', async (t) => {
-  t.strictSame(app.readCache!.views.get('user_events'), ['event_roles', 'events'], 'the view is expanded from the catalog');
+  t.strictSame(
+    app.readCache!.views.get('user_events'),
+    ['event_roles', 'events'],
+    'the view is expanded from the catalog',
+  );
   const path = `/v1/users/${cast.owner.id}/events`;
   const token = cast.owner.token;
   await read(path, token);
@@ -144,7 +158,11 @@ t.test('an answer whose computation overlaps a change of its tables is not kept'
 });
 
 t.test('the memoized callers follow the tables the caller lookup reads', async (t) => {
-  const named = [...callerLookup(app.db, 1, undefined).toSQL().sql.matchAll(/\b(?:from|join) "(\w+)"/g)].map((m) => m[1]);
+  const named = [
+    ...callerLookup(app.db, 1, undefined)
+      .toSQL()
+      .sql.matchAll(/\b(?:from|join) "(\w+)"/g),
+  ].map((m) => m[1]);
   t.strictSame([...new Set(named)].sort(), [...CALLER_TABLES].sort(), 'CALLER_TABLES names what the lookup reads');
   const token = cast.owner.token;
   // The pages list reads no users: a statement naming users is the caller's lookup.
@@ -162,19 +180,22 @@ t.test('the memoized callers follow the tables the caller lookup reads', async (
   t.equal(await lookups(), 1, 'and so does an ended login');
 });
 
-t.test('a demoted administrator never gets the answer kept for the administrator (the key names the rights it was built with)', async (t) => {
-  const admin = await seedUser(app, { admin: true });
-  // The new account's notification (users) must not drop the caller memo between the two reads.
-  await notificationsSettled();
-  const full = await read('/v1/settings', admin.token);
-  t.ok('storage-place' in full.body.data.attributes, 'an administrator reads the full settings');
-  t.ok((await read('/v1/settings', admin.token)).cached, 'and the answer is kept');
-  await sql`update users set is_admin = false where id = ${Number(admin.id)}`;
-  await notificationsSettled();
-  const limited = await read('/v1/settings', admin.token);
-  t.notOk(limited.cached, 'the same token after the demotion is another key');
-  t.notOk('storage-place' in limited.body.data.attributes, 'and reads the limited settings');
-});
+t.test(
+  'a demoted administrator never gets the answer kept for the administrator (the key names the rights it was built with)',
+  async (t) => {
+    const admin = await seedUser(app, { admin: true });
+    // The new account's notification (users) must not drop the caller memo between the two reads.
+    await notificationsSettled();
+    const full = await read('/v1/settings', admin.token);
+    t.ok('storage-place' in full.body.data.attributes, 'an administrator reads the full settings');
+    t.ok((await read('/v1/settings', admin.token)).cached, 'and the answer is kept');
+    await sql`update users set is_admin = false where id = ${Number(admin.id)}`;
+    await notificationsSettled();
+    const limited = await read('/v1/settings', admin.token);
+    t.notOk(limited.cached, 'the same token after the demotion is another key');
+    t.notOk('storage-place' in limited.body.data.attributes, 'and reads the limited settings');
+  },
+);
 
 t.test('the fence: a write waits for its own notification; without the listening connection it says so', async (t) => {
   const listening = new ChangeFence(app.sql, 5_000);
@@ -185,7 +206,14 @@ t.test('the fence: a write waits for its own notification; without the listening
 
 t.test('eviction takes only the entries of the changed table, among many', async (t) => {
   const cache = new ReadCache(1 << 30);
-  const reply = { statusCode: 200, getHeader: () => 'application/json', code: () => reply, type: () => reply, header: () => reply, send: () => reply };
+  const reply = {
+    statusCode: 200,
+    getHeader: () => 'application/json',
+    code: () => reply,
+    type: () => reply,
+    header: () => reply,
+    send: () => reply,
+  };
   const requests: never[] = [];
   for (let i = 0; i < 20_000; i++) {
     const request = { url: `/v1/r/${i}`, headers: {}, caller: null } as never;

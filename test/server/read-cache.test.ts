@@ -17,7 +17,14 @@ import { seedUser } from '../helpers/users.js';
 const { app, url, queries, resetQueries } = await buildTestApp(t, { READ_CACHE_MB: '8' });
 const cast = await createCast(app);
 const event = await createEvent(app, cast, 'Cache Conf', 'published');
-const track = await create(app, cast.owner.token, 'tracks', 'track', { name: 'Main', color: '#112233' }, { event: rel('event', event.id) });
+const track = await create(
+  app,
+  cast.owner.token,
+  'tracks',
+  'track',
+  { name: 'Main', color: '#112233' },
+  { event: rel('event', event.id) },
+);
 const sql = postgres(url, { max: 1, onnotice: () => {} });
 t.teardown(() => sql.end());
 
@@ -37,7 +44,10 @@ t.test('a repeated read sends no SQL and answers the same document', async (t) =
   t.same(second.body, first.body);
   t.equal(second.headers['content-type'], 'application/vnd.api+json', 'the same media type');
   t.equal(second.headers.etag, first.headers.etag, 'and the same ETag');
-  const conditional = await call(app, { url: `/v1/events/${event.id}/tracks`, headers: { 'if-none-match': String(first.headers.etag) } });
+  const conditional = await call(app, {
+    url: `/v1/events/${event.id}/tracks`,
+    headers: { 'if-none-match': String(first.headers.etag) },
+  });
   t.equal(conditional.status, 304, 'a cached answer is still answered 304 when the client has it');
 });
 
@@ -45,10 +55,26 @@ t.test('entries are per caller and per Accept header; the token is still checked
   const draft = await createEvent(app, cast, 'Hidden Draft', 'draft');
   const asOwner = await call(app, { url: `/v1/events/${draft.id}`, token: cast.owner.token });
   t.equal(asOwner.status, 200);
-  t.equal((await call(app, { url: `/v1/events/${draft.id}` })).status, 404, 'anonymous does not get the owner’s answer');
-  t.equal((await call(app, { url: `/v1/events/${draft.id}`, token: cast.other.token })).status, 404, 'nor does another user');
-  t.equal((await call(app, { url: `/v1/events/${draft.id}`, token: cast.owner.token })).status, 200, 'the owner again (cached)');
-  const wrongAccept = await call(app, { url: `/v1/events/${draft.id}`, token: cast.owner.token, headers: { accept: 'application/vnd.api+json; ext=foo' } });
+  t.equal(
+    (await call(app, { url: `/v1/events/${draft.id}` })).status,
+    404,
+    'anonymous does not get the owner’s answer',
+  );
+  t.equal(
+    (await call(app, { url: `/v1/events/${draft.id}`, token: cast.other.token })).status,
+    404,
+    'nor does another user',
+  );
+  t.equal(
+    (await call(app, { url: `/v1/events/${draft.id}`, token: cast.owner.token })).status,
+    200,
+    'the owner again (cached)',
+  );
+  const wrongAccept = await call(app, {
+    url: `/v1/events/${draft.id}`,
+    token: cast.owner.token,
+    headers: { accept: 'application/vnd.api+json; ext=foo' },
+  });
   t.equal(wrongAccept.status, 406, 'negotiation runs before the cache');
   const forged = await call(app, { url: `/v1/events/${draft.id}`, token: `${cast.owner.token.slice(0, -2)}xx` });
   t.equal(forged.status, 401, 'a forged token is refused, cached answer or not');
@@ -68,7 +94,11 @@ t.test('a write through this process is read back at once', async (t) => {
   await notificationsSettled();
   await trackName();
   t.ok(app.readCache!.size > 0, 'the read is kept');
-  const refused = await call(app, { method: 'PATCH', url: `/v1/tracks/${track}`, body: { data: { type: 'track', id: track } } });
+  const refused = await call(app, {
+    method: 'PATCH',
+    url: `/v1/tracks/${track}`,
+    body: { data: { type: 'track', id: track } },
+  });
   t.equal(refused.status, 401);
   t.ok(app.readCache!.size > 0, 'a refused write changed nothing: the read of the track stays');
 });
@@ -84,10 +114,13 @@ t.test("another process's write and a write by SQL are seen once notified", asyn
     body: { data: { type: 'track', id: track, attributes: { name: 'From the other process' } } },
   });
   t.equal(patched.status, 200);
-  await until('the first process sees the other process’s write', async () => ((await trackName()) === 'From the other process' ? true : undefined));
+  await until('the first process sees the other process’s write', async () =>
+    (await trackName()) === 'From the other process' ? true : undefined,
+  );
   await sql`update tracks set name = 'Written by SQL' where id = ${Number(track)}`;
   await until('both processes see the SQL write', async () =>
-    (await trackName()) === 'Written by SQL' && (await trackName(other)) === 'Written by SQL' ? true : undefined);
+    (await trackName()) === 'Written by SQL' && (await trackName(other)) === 'Written by SQL' ? true : undefined,
+  );
   t.pass('every process dropped its answers');
 });
 
@@ -96,7 +129,8 @@ t.test("a change of the caller's account is seen (memoized callers are dropped t
   t.equal((await call(app, { url: `/v1/users/${user.id}`, token: user.token })).status, 200);
   await sql`update users set deleted_at = now() where id = ${Number(user.id)}`;
   await until('the deleted account’s token is refused', async () =>
-    (await call(app, { url: `/v1/users/${user.id}`, token: user.token })).status === 401 ? true : undefined);
+    (await call(app, { url: `/v1/users/${user.id}`, token: user.token })).status === 401 ? true : undefined,
+  );
   t.pass();
 });
 
@@ -104,7 +138,11 @@ t.test('a login ended by another process is seen: its memoized access token is r
   const other = await buildOtherApp(t, url);
   const user = await seedUser(app);
   const { access_token, refresh_token } = await loginPair(app, user.email, user.password);
-  t.equal((await call(app, { url: `/v1/users/${user.id}`, token: access_token })).status, 200, 'the caller is memoized here');
+  t.equal(
+    (await call(app, { url: `/v1/users/${user.id}`, token: access_token })).status,
+    200,
+    'the caller is memoized here',
+  );
   t.equal((await post(other, '/v1/auth/logout', { refresh_token })).status, 200, 'the login ends on the other process');
   await notificationsSettled();
   t.equal((await call(app, { url: `/v1/users/${user.id}`, token: access_token })).status, 401, 'and at once here');
@@ -119,7 +157,10 @@ t.test('Cache-Control: no-cache reads afresh', async (t) => {
   await trackName(app, cast.owner.token);
   resetQueries();
   await trackName(app, cast.owner.token, { 'cache-control': 'no-cache' });
-  t.ok(queries.some((q) => /from "users"/.test(q)), 'and read the account of its token afresh');
+  t.ok(
+    queries.some((q) => /from "users"/.test(q)),
+    'and read the account of its token afresh',
+  );
 });
 
 t.test('only 200 answers of cacheable reads are kept', async (t) => {
@@ -136,7 +177,14 @@ t.test('only 200 answers of cacheable reads are kept', async (t) => {
 
 t.test('an answer computed while a change commits is not kept', async (t) => {
   const cache = new ReadCache(1 << 20);
-  const reply = { statusCode: 200, getHeader: () => 'application/vnd.api+json', code: () => reply, type: () => reply, header: () => reply, send: () => reply };
+  const reply = {
+    statusCode: 200,
+    getHeader: () => 'application/vnd.api+json',
+    code: () => reply,
+    type: () => reply,
+    header: () => reply,
+    send: () => reply,
+  };
   const request = { url: '/v1/x', headers: {}, caller: null } as never;
   t.equal(cache.answer(request, reply as never), false, 'a miss');
   cache.clear();
@@ -149,7 +197,14 @@ t.test('an answer computed while a change commits is not kept', async (t) => {
 
 t.test('the memory budget holds; the least recently used go first', async (t) => {
   const cache = new ReadCache(16 * 1000);
-  const reply = { statusCode: 200, getHeader: () => 'application/json', code: () => reply, type: () => reply, header: () => reply, send: () => reply };
+  const reply = {
+    statusCode: 200,
+    getHeader: () => 'application/json',
+    code: () => reply,
+    type: () => reply,
+    header: () => reply,
+    send: () => reply,
+  };
   const body = 'x'.repeat(900);
   const requests = new Map<number, never>();
   const requestOf = (i: number) => {
@@ -176,5 +231,9 @@ t.test('every table of the schema notifies its changes', async (t) => {
     select c.relname as table from pg_class c join pg_namespace n on n.oid = c.relnamespace
     where n.nspname = 'public' and c.relkind = 'r' and c.relname not in ('rate_limit_hits', 'refresh_tokens', 'account_tokens')
       and not exists (select 1 from pg_trigger g where g.tgrelid = c.oid and g.tgname = 'oe_change')`;
-  t.same(missing.map((r) => r.table), [], 'a table without the oe_change trigger would serve stale reads');
+  t.same(
+    missing.map((r) => r.table),
+    [],
+    'a table without the oe_change trigger would serve stale reads',
+  );
 });

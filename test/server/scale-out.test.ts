@@ -70,16 +70,24 @@ t.test('API_PROCESSES=2: one port, two processes, a dead one replaced, SIGTERM s
   t.teardown(() => void (child.exitCode === null && child.kill('SIGKILL')));
 
   const port = /:(\d+)\/v1$/.exec((await server.urls).API!)![1];
-  const banner = await until('the whole banner', async () => (/^Database:/m.test(server.output()) ? server.output() : undefined));
+  const banner = await until('the whole banner', async () =>
+    /^Database:/m.test(server.output()) ? server.output() : undefined,
+  );
   t.match(banner, /^Processes:\s+2 /m, 'the banner names two processes');
   const origin = `http://127.0.0.1:${port}`;
-  const statuses = await Promise.all(Array.from({ length: 20 }, () => fetch(`${origin}/v1/events`).then((r) => r.status)));
+  const statuses = await Promise.all(
+    Array.from({ length: 20 }, () => fetch(`${origin}/v1/events`).then((r) => r.status)),
+  );
   t.same([...new Set(statuses)], [200], 'the shared port answers');
 
   // Each API process listens for changes on its own connection: two listeners, two processes. A
   // connection that was cut or whose process was killed may still be listed for a moment.
   const listeners = async () =>
-    (await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and query ilike 'listen%'`).map((r) => r.pid);
+    (
+      await sql<
+        { pid: number }[]
+      >`select pid from pg_stat_activity where datname = current_database() and query ilike 'listen%'`
+    ).map((r) => r.pid);
   /** Two listeners, none of them one of `gone`. */
   const listening = (gone: number[] = []) =>
     until(`two listeners other than ${gone.join(', ') || 'none'}`, async () => {
@@ -119,6 +127,10 @@ t.test('API_PROCESSES=2: one port, two processes, a dead one replaced, SIGTERM s
   child.kill('SIGTERM');
   t.equal(await exited, 0, 'SIGTERM stops the primary and its processes cleanly');
   await until('every connection of the processes closed', async () =>
-    (await sql`select 1 from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`).length === 0 ? true : undefined);
+    (await sql`select 1 from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`)
+      .length === 0
+      ? true
+      : undefined,
+  );
   t.pass('no connection left behind');
 });

@@ -6,7 +6,15 @@
 import t from 'tap';
 import { until } from '../helpers/app.js';
 import { makeImage } from '../helpers/images.js';
-import { account, HELD_JOBS, send, startHeldPeer, startService, taskEnded, type ServerProcess } from '../helpers/service.js';
+import {
+  account,
+  HELD_JOBS,
+  send,
+  startHeldPeer,
+  startService,
+  taskEnded,
+  type ServerProcess,
+} from '../helpers/service.js';
 
 const service = await startService(t, {
   LOG_LEVEL: 'info',
@@ -18,11 +26,29 @@ const logo = await makeImage('png', 30, 20);
 
 /** An event whose logo is on a held peer, and its export started: the export waits on the peer. */
 async function heldExport(name: string) {
-  const peer = await startHeldPeer(t, (_request, response) => void response.writeHead(200, { 'content-type': 'image/png' }).end(logo));
-  const attributes = { name, 'starts-at': '2030-05-01T09:00:00Z', 'ends-at': '2030-05-02T18:00:00Z', timezone: 'UTC', 'logo-url': `${peer.url}/logo.png` };
-  const event = await send(api.origin, '/v1/events', { method: 'POST', token: owner.token, body: { data: { type: 'event', attributes } } });
+  const peer = await startHeldPeer(
+    t,
+    (_request, response) => void response.writeHead(200, { 'content-type': 'image/png' }).end(logo),
+  );
+  const attributes = {
+    name,
+    'starts-at': '2030-05-01T09:00:00Z',
+    'ends-at': '2030-05-02T18:00:00Z',
+    timezone: 'UTC',
+    'logo-url': `${peer.url}/logo.png`,
+  };
+  const event = await send(api.origin, '/v1/events', {
+    method: 'POST',
+    token: owner.token,
+    body: { data: { type: 'event', attributes } },
+  });
   if (event.status !== 201) throw new Error(`event: ${event.status} ${JSON.stringify(event.body)}`);
-  const started = await send(api.origin, `/v1/events/${event.body.data.id}/export/json`, { method: 'POST', token: owner.token, body: { image: true }, type: 'application/json' });
+  const started = await send(api.origin, `/v1/events/${event.body.data.id}/export/json`, {
+    method: 'POST',
+    token: owner.token,
+    body: { image: true },
+    type: 'application/json',
+  });
   if (started.status !== 200) throw new Error(`export: ${started.status} ${JSON.stringify(started.body)}`);
   await until('the export fetching the logo', async () => (peer.requests.length > 0 ? true : undefined));
   const taskUrl = started.body.task_url as string;
@@ -30,8 +56,10 @@ async function heldExport(name: string) {
 }
 
 const jobOf = async (taskId: string) =>
-  (await service.sql<{ state: string; retry_count: number }[]>`
-    select state, retry_count from pgboss.job where name = 'event-export' and data->>'taskId' = ${taskId}`)[0];
+  (
+    await service.sql<{ state: string; retry_count: number }[]>`
+    select state, retry_count from pgboss.job where name = 'event-export' and data->>'taskId' = ${taskId}`
+  )[0];
 const closing = (worker: ServerProcess) =>
   until('the worker closing', async () => (/SIGTERM: shutting down/.test(worker.output()) ? true : undefined));
 
@@ -45,7 +73,11 @@ t.test('a job that ends within the timeout finishes before the worker exits 0', 
   t.notMatch(worker.output(), /handed back/, 'with no job handed back');
   const task = await taskEnded(api.origin, taskUrl, owner.token);
   t.equal(task.state, 'SUCCESS', 'the export succeeded');
-  t.strictSame(await jobOf(taskId), { state: 'completed', retry_count: 0 }, 'on its first attempt, in the closing worker');
+  t.strictSame(
+    await jobOf(taskId),
+    { state: 'completed', retry_count: 0 },
+    'on its first attempt, in the closing worker',
+  );
 });
 
 t.test('a job outliving the timeout is handed back and finished by another worker', async (t) => {
@@ -67,6 +99,7 @@ t.test('a job outliving the timeout is handed back and finished by another worke
     return row?.state === 'active' ? undefined : row;
   });
   t.strictSame(job, { state: 'completed', retry_count: 1 }, 'on its second attempt');
-  const [mails] = await service.sql`select count(*)::int as n from mails where action = 'export-done' and subject like '%Handed Back%'`;
+  const [mails] =
+    await service.sql`select count(*)::int as n from mails where action = 'export-done' and subject like '%Handed Back%'`;
   t.equal(mails!.n, 1, 'one mail for it');
 });

@@ -22,11 +22,21 @@ import { account, startService, type ServerProcess } from '../helpers/service.js
 function halfSent(origin: string, path: string, headers: Record<string, string>, body: Buffer, keepAlive = false) {
   const { hostname, port } = new URL(origin);
   const agent = keepAlive ? new Agent({ keepAlive: true, maxSockets: 1 }) : false;
-  const req = request({ host: hostname, port, path, method: 'POST', agent, headers: { ...headers, 'content-length': String(body.length) } });
+  const req = request({
+    host: hostname,
+    port,
+    path,
+    method: 'POST',
+    agent,
+    headers: { ...headers, 'content-length': String(body.length) },
+  });
   const answered = new Promise<{ status: number; body: string; connection?: string }>((resolve, reject) => {
     req.on('response', (res) => {
       let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode!, body: text, connection: res.headers.connection }));
+      res
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (text += chunk))
+        .on('end', () => resolve({ status: res.statusCode!, body: text, connection: res.headers.connection }));
     });
     req.on('error', reject);
   });
@@ -48,13 +58,25 @@ const dial = (origin: string) =>
 
 /** Once the server logged the start of a request to `url` (its headers are in; its body is not). */
 const started = (server: ServerProcess, url: string) =>
-  until(`the server to start ${url}`, async () => (server.output().split('\n').some((l) => l.includes('incoming request') && l.includes(`"url":"${url}"`)) ? true : undefined));
+  until(`the server to start ${url}`, async () =>
+    server
+      .output()
+      .split('\n')
+      .some((l) => l.includes('incoming request') && l.includes(`"url":"${url}"`))
+      ? true
+      : undefined,
+  );
 
 const UPLOAD = '/v1/upload/file?force_local=true';
 
 /** An upload of `bytes` and an event create (on a keep-alive connection), both half sent, both started on the server. */
 /** The upload in flight was answered with success and its file is stored whole. */
-async function expectUploadStored(t: Test, service: { storage: string }, upload: { answered: Promise<{ status: number; body: string }> }, bytes: Buffer) {
+async function expectUploadStored(
+  t: Test,
+  service: { storage: string },
+  upload: { answered: Promise<{ status: number; body: string }> },
+  bytes: Buffer,
+) {
   const uploaded = await upload.answered;
   t.equal(uploaded.status, 200, `the upload in flight succeeded: ${uploaded.body}`);
   const key = new URL(JSON.parse(uploaded.body).url as string).pathname.replace(/^\/static\/media\//, '');
@@ -66,9 +88,23 @@ async function inFlight(server: ServerProcess & { origin: string }, token: strin
   const form = multipart([['file', 'notes.bin', bytes]]);
   const upload = halfSent(server.origin, UPLOAD, { ...form.headers, ...auth }, form.payload);
   const event = {
-    data: { type: 'event', attributes: { name: eventName, 'starts-at': '2030-05-01T09:00:00Z', 'ends-at': '2030-05-02T18:00:00Z', timezone: 'UTC' } },
+    data: {
+      type: 'event',
+      attributes: {
+        name: eventName,
+        'starts-at': '2030-05-01T09:00:00Z',
+        'ends-at': '2030-05-02T18:00:00Z',
+        timezone: 'UTC',
+      },
+    },
   };
-  const create = halfSent(server.origin, '/v1/events', { 'content-type': JSONAPI, accept: JSONAPI, ...auth }, Buffer.from(JSON.stringify(event)), true);
+  const create = halfSent(
+    server.origin,
+    '/v1/events',
+    { 'content-type': JSONAPI, accept: JSONAPI, ...auth },
+    Buffer.from(JSON.stringify(event)),
+    true,
+  );
   await started(server, UPLOAD);
   await started(server, '/v1/events');
   return { upload, create };
@@ -82,7 +118,13 @@ t.test('SIGTERM: no new connection, the requests in flight end and are stored, e
   const { upload, create } = await inFlight(server, token, bytes, 'Created While Closing');
 
   server.child.kill('SIGTERM');
-  t.equal(await until('new connections refused', async () => ((await dial(server.origin)) === 'ECONNREFUSED' ? 'refused' : undefined)), 'refused', 'the port refuses new connections');
+  t.equal(
+    await until('new connections refused', async () =>
+      (await dial(server.origin)) === 'ECONNREFUSED' ? 'refused' : undefined,
+    ),
+    'refused',
+    'the port refuses new connections',
+  );
   upload.finish();
   create.finish();
 
@@ -109,7 +151,11 @@ t.test('a request outliving SHUTDOWN_TIMEOUT_SECONDS: the process exits 1 anyway
 
   server.child.kill('SIGTERM');
   t.equal(await server.exited, 1, 'the process exits 1 while the body is still unfinished');
-  t.match(server.output(), /SIGTERM: the shutdown did not end within 2 seconds \(SHUTDOWN_TIMEOUT_SECONDS\); exiting anyway/, 'and logs why');
+  t.match(
+    server.output(),
+    /SIGTERM: the shutdown did not end within 2 seconds \(SHUTDOWN_TIMEOUT_SECONDS\); exiting anyway/,
+    'and logs why',
+  );
   await t.rejects(upload.answered, 'the unfinished request gets no answer');
 });
 
@@ -121,7 +167,9 @@ t.test('API_PROCESSES=2: SIGTERM to the primary drains its processes, exit 0', a
   const { upload, create } = await inFlight(server, token, bytes, 'Created In A Cluster');
 
   server.child.kill('SIGTERM');
-  await until('both processes closing', async () => ((server.output().match(/SIGTERM: shutting down/g) ?? []).length === 2 ? true : undefined));
+  await until('both processes closing', async () =>
+    (server.output().match(/SIGTERM: shutting down/g) ?? []).length === 2 ? true : undefined,
+  );
   upload.finish();
   create.finish();
   await expectUploadStored(t, service, upload, bytes);

@@ -35,7 +35,13 @@ async function dataFolder(t: Test) {
 /** Starts the service with `env`; resolves with its exit code, what it printed and how long it ran. */
 async function failedStart(t: Test, env: Record<string, string>) {
   const started = performance.now();
-  const server = startServerProcess({ PORT: '0', HOST: '127.0.0.1', JWT_SECRET: TEST_SECRET, LOG_LEVEL: 'warn', ...env });
+  const server = startServerProcess({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    JWT_SECRET: TEST_SECRET,
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
   // It never listens: `urls` rejects once it has exited.
   server.urls.catch(() => {});
   const killer = setTimeout(() => server.child.kill('SIGKILL'), LIMIT_SECONDS * 1000);
@@ -43,7 +49,10 @@ async function failedStart(t: Test, env: Record<string, string>) {
   const code = await server.exited;
   clearTimeout(killer);
   const seconds = (performance.now() - started) / 1000;
-  const lines = server.output().split('\n').filter((line) => line.trim() !== '');
+  const lines = server
+    .output()
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   t.equal(code, 1, `exit code 1 (${seconds.toFixed(1)} s)`);
   t.ok(seconds < LIMIT_SECONDS, `ended within ${LIMIT_SECONDS} s`);
   t.equal(lines.length, 1, `one line: ${server.output()}`);
@@ -80,7 +89,10 @@ t.test('a second start on a data folder whose PostgreSQL runs', async (t) => {
 
 t.test('a DATABASE_URL nothing listens on', async (t) => {
   const port = await freePort();
-  const line = await failedStart(t, { DATABASE_URL: `postgres://someone:secret@127.0.0.1:${port}/events`, DATA_DIR: await dataFolder(t) });
+  const line = await failedStart(t, {
+    DATABASE_URL: `postgres://someone:secret@127.0.0.1:${port}/events`,
+    DATA_DIR: await dataFolder(t),
+  });
   t.match(line, `The database at 127.0.0.1:${port}/events (DATABASE_URL) refused the connection (ECONNREFUSED`);
   t.notMatch(line, 'secret', 'the password is not printed');
 });
@@ -100,8 +112,16 @@ t.test('separate API and worker processes on local storage, unless the folder is
   t.teardown(() => db.drop());
   const dir = await dataFolder(t);
   for (const role of ['api', 'worker']) {
-    const line = await failedStart(t, { DATABASE_URL: db.url, DATA_DIR: dir, STORAGE_DIR: join(dir, 'storage'), ROLE: role });
-    t.match(line, "Files are kept on this machine's disk (storage-place local in the admin settings), but ROLE=api and ROLE=worker");
+    const line = await failedStart(t, {
+      DATABASE_URL: db.url,
+      DATA_DIR: dir,
+      STORAGE_DIR: join(dir, 'storage'),
+      ROLE: role,
+    });
+    t.match(
+      line,
+      "Files are kept on this machine's disk (storage-place local in the admin settings), but ROLE=api and ROLE=worker",
+    );
     t.match(line, 'LOCAL_STORAGE_SHARED=true');
   }
 });
@@ -116,5 +136,7 @@ t.test('nor do the admin settings switch such a deployment to local storage', as
     body: { data: { type: 'setting', id: '1', attributes: { 'storage-place': 'local' } } },
   });
   t.equal(res.status, 422);
-  t.match(res.body, { errors: [{ source: { pointer: '/data/attributes/storage-place' }, detail: /LOCAL_STORAGE_SHARED=true/ }] });
+  t.match(res.body, {
+    errors: [{ source: { pointer: '/data/attributes/storage-place' }, detail: /LOCAL_STORAGE_SHARED=true/ }],
+  });
 });

@@ -49,7 +49,9 @@ t.test('npm start migrates an empty database, bootstraps the super admin, serves
 
     const { status, body } = await login(urls.API!);
     t.equal(status, 200, `${round}: the bootstrapped super admin logs in`);
-    const users = await fetch(`${urls.API}/users`, { headers: { accept: JSONAPI, authorization: `JWT ${body.access_token}` } });
+    const users = await fetch(`${urls.API}/users`, {
+      headers: { accept: JSONAPI, authorization: `JWT ${body.access_token}` },
+    });
     t.equal(users.status, 200, 'and may list users');
     const list = (await users.json()) as { meta: { count: number }; data: { attributes: Record<string, unknown> }[] };
     t.equal(list.meta.count, 1, 'exactly one account');

@@ -5,7 +5,11 @@ import { expectError, seedUser } from '../helpers/users.js';
 
 const { app } = await buildTestApp(t);
 const world = await buildWorld(app);
-const [user, admin, superAdmin] = [await seedUser(app), await seedUser(app, { admin: true }), await seedUser(app, { superAdmin: true })];
+const [user, admin, superAdmin] = [
+  await seedUser(app),
+  await seedUser(app, { admin: true }),
+  await seedUser(app, { superAdmin: true }),
+];
 
 const MAILS = '/v1/admin/statistics/mails';
 const SESSIONS = '/v1/admin/statistics/sessions';
@@ -51,11 +55,20 @@ t.test('mail statistics count real sends by their sent_at window; pending and fa
 
   const ids: number[] = [];
   for (const n of [1, 2, 3, 4, 5]) {
-    const result = await app.mailer.send({ to: { address: `r${n}@example.org` }, subject: `Mail ${n}`, action: 'test-mail', text: 'x' });
+    const result = await app.mailer.send({
+      to: { address: `r${n}@example.org` },
+      subject: `Mail ${n}`,
+      action: 'test-mail',
+      text: 'x',
+    });
     t.equal(result.status, 'sent', `mail ${n} written to the outbox`);
     ids.push(result.id);
   }
-  t.strictSame((await get(MAILS)).body, mailDocument({ 'one-day': 5, 'three-days': 5, 'seven-days': 5, 'thirty-days': 5 }), 'all sent now');
+  t.strictSame(
+    (await get(MAILS)).body,
+    mailDocument({ 'one-day': 5, 'three-days': 5, 'seven-days': 5, 'thirty-days': 5 }),
+    'all sent now',
+  );
 
   const ages = ['1 hour', '2 days', '5 days', '20 days', '40 days'];
   for (const [i, age] of ages.entries()) {
@@ -77,10 +90,24 @@ t.test('session statistics count live sessions by state', async (t) => {
   const initial = await get(SESSIONS);
   assertDocument(t, initial, 200);
   // buildWorld: one accepted session in the published event and one in the draft event.
-  t.strictSame(initial.body, sessionDocument({ confirmed: 0, accepted: 2, submitted: 0, draft: 0, rejected: 0, pending: 0 }));
+  t.strictSame(
+    initial.body,
+    sessionDocument({ confirmed: 0, accepted: 2, submitted: 0, draft: 0, rejected: 0, pending: 0 }),
+  );
 
   const live = [world.published.event, world.draft.event];
-  const states = ['confirmed', 'confirmed', 'confirmed', 'submitted', 'draft', 'draft', 'rejected', 'pending', 'canceled', 'withdrawn'];
+  const states = [
+    'confirmed',
+    'confirmed',
+    'confirmed',
+    'submitted',
+    'draft',
+    'draft',
+    'rejected',
+    'pending',
+    'canceled',
+    'withdrawn',
+  ];
   for (const [i, state] of states.entries()) {
     await app.sql`insert into sessions (event_id, title, state) values (${live[i % 2]!}, ${`Session ${i}`}, ${state})`;
   }
@@ -105,15 +132,33 @@ t.test('session statistics count live sessions by state', async (t) => {
 t.test('event statistics count live events: drafts and published ones not ended, and those ended', async (t) => {
   // buildWorld: one published and one draft event, moved to next month so that they have not ended whenever this runs.
   await app.sql`update events set starts_at = now() + interval '30 days', ends_at = now() + interval '32 days'`;
-  t.strictSame((await get(EVENTS)).body, statistic(EVENTS, 'admin-statistics-event', { draft: 1, published: 1, past: 0 }));
+  t.strictSame(
+    (await get(EVENTS)).body,
+    statistic(EVENTS, 'admin-statistics-event', { draft: 1, published: 1, past: 0 }),
+  );
   const owner = world.cast.owner.token;
-  const past = await create(app, owner, 'events', 'event', { ...eventAttributes('Last Year'), 'starts-at': '2020-05-01T09:00:00Z', 'ends-at': '2020-05-02T09:00:00Z' });
-  await create(app, owner, 'events', 'event', { ...eventAttributes('Old Draft', 'draft'), 'starts-at': '2020-06-01T09:00:00Z', 'ends-at': '2020-06-02T09:00:00Z' });
-  const soon = { 'starts-at': new Date(Date.now() + 86_400_000).toISOString(), 'ends-at': new Date(Date.now() + 2 * 86_400_000).toISOString() };
+  const past = await create(app, owner, 'events', 'event', {
+    ...eventAttributes('Last Year'),
+    'starts-at': '2020-05-01T09:00:00Z',
+    'ends-at': '2020-05-02T09:00:00Z',
+  });
+  await create(app, owner, 'events', 'event', {
+    ...eventAttributes('Old Draft', 'draft'),
+    'starts-at': '2020-06-01T09:00:00Z',
+    'ends-at': '2020-06-02T09:00:00Z',
+  });
+  const soon = {
+    'starts-at': new Date(Date.now() + 86_400_000).toISOString(),
+    'ends-at': new Date(Date.now() + 2 * 86_400_000).toISOString(),
+  };
   await create(app, owner, 'events', 'event', { ...eventAttributes('Another Draft', 'draft'), ...soon });
   const gone = await create(app, owner, 'events', 'event', { ...eventAttributes('Gone'), ...soon });
   await app.sql`update events set deleted_at = now() where id = ${gone}`;
-  t.strictSame((await get(EVENTS)).body.data.attributes, { draft: 2, published: 1, past: 2 }, 'a deleted event does not count');
+  t.strictSame(
+    (await get(EVENTS)).body.data.attributes,
+    { draft: 2, published: 1, past: 2 },
+    'a deleted event does not count',
+  );
   await app.sql`update events set deleted_at = now() where id = ${past}`;
   t.strictSame((await get(EVENTS)).body.data.attributes, { draft: 2, published: 1, past: 1 });
 });
@@ -122,31 +167,60 @@ t.test('user statistics count live users by their flags, their event roles and t
   const body = (await get(USERS)).body;
   // buildWorld's cast: an owner of both events, an organizer and a coorganizer of both, one admin, and two more
   // users (none verified); and this file's admins and user.
-  t.strictSame(body, statistic(USERS, 'admin-statistics-user', {
-    'super-admin': 1, admin: 2, verified: 0, unverified: 6, owner: 1, organizer: 1, coorganizer: 1, attendee: 0, 'track-organizer': 0,
-  }));
+  t.strictSame(
+    body,
+    statistic(USERS, 'admin-statistics-user', {
+      'super-admin': 1,
+      admin: 2,
+      verified: 0,
+      unverified: 6,
+      owner: 1,
+      organizer: 1,
+      coorganizer: 1,
+      attendee: 0,
+      'track-organizer': 0,
+    }),
+  );
   await app.sql`update users set is_verified = true where id = ${user.id}`;
-  t.match((await get(USERS)).body.data.attributes, { verified: 1, unverified: 5 }, 'a verified address moves the user over');
+  t.match(
+    (await get(USERS)).body.data.attributes,
+    { verified: 1, unverified: 5 },
+    'a verified address moves the user over',
+  );
   const buyer = await seedUser(app);
-  const attendees = (emails: string[]) => JSON.stringify(emails.map((email) => ({ firstname: 'A', lastname: 'B', email })));
+  const attendees = (emails: string[]) =>
+    JSON.stringify(emails.map((email) => ({ firstname: 'A', lastname: 'B', email })));
   await app.sql`insert into orders (identifier, event_id, user_id, attendees) values
     ('order-a', ${world.published.event}, ${buyer.id}, ${attendees(['ada@example.org', 'bob@example.org'])}::jsonb),
     ('order-b', ${world.draft.event}, ${buyer.id}, ${attendees(['ADA@example.org', 'cy@example.org'])}::jsonb)`;
-  t.equal((await get(USERS)).body.data.attributes.attendee, 3, 'distinct attendee addresses, whatever their letter case');
+  t.equal(
+    (await get(USERS)).body.data.attributes.attendee,
+    3,
+    'distinct attendee addresses, whatever their letter case',
+  );
   const ghost = await seedUser(app, { admin: true });
   await app.sql`update users set deleted_at = now() where id = ${ghost.id}`;
   t.equal((await get(USERS)).body.data.attributes.admin, 2, 'a deleted administrator does not count');
 });
 
 t.test('group statistics count live groups, their follows and their live events', async (t) => {
-  t.strictSame((await get(GROUPS)).body, statistic(GROUPS, 'admin-statistics-group', { groups: 0, followers: 0, 'group-events': 0 }));
+  t.strictSame(
+    (await get(GROUPS)).body,
+    statistic(GROUPS, 'admin-statistics-group', { groups: 0, followers: 0, 'group-events': 0 }),
+  );
   const owner = world.cast.owner.id;
-  const [a, b, gone] = await app.sql<{ id: number }[]>`insert into groups (name, user_id) values ('A', ${owner}), ('B', ${owner}), ('Gone', ${owner}) returning id`;
+  const [a, b, gone] = await app.sql<
+    { id: number }[]
+  >`insert into groups (name, user_id) values ('A', ${owner}), ('B', ${owner}), ('Gone', ${owner}) returning id`;
   await app.sql`update groups set deleted_at = now() where id = ${gone!.id}`;
   await app.sql`insert into user_follow_groups (group_id, user_id) values (${a!.id}, ${owner}), (${a!.id}, ${user.id}), (${b!.id}, ${owner}), (${gone!.id}, ${owner})`;
   await app.sql`update events set group_id = ${a!.id} where id = ${world.published.event}`;
   await app.sql`update events set group_id = ${gone!.id} where id = ${world.draft.event}`;
-  t.strictSame((await get(GROUPS)).body.data.attributes, { groups: 2, followers: 3, 'group-events': 1 }, 'what is in deleted groups does not count');
+  t.strictSame(
+    (await get(GROUPS)).body.data.attributes,
+    { groups: 2, followers: 3, 'group-events': 1 },
+    'what is in deleted groups does not count',
+  );
 });
 
 t.test('the filter forms and other query parameters', async (t) => {

@@ -69,7 +69,9 @@ const WRONG: Wrong[] = [
 ];
 
 function createCases(): Case[] {
-  const doc = (attributes: unknown, extra: Record<string, unknown> = {}) => ({ data: { type: 'page', attributes, ...extra } });
+  const doc = (attributes: unknown, extra: Record<string, unknown> = {}) => ({
+    data: { type: 'page', attributes, ...extra },
+  });
   return [
     ['malformed JSON', '{"data":{"type":"page"', 400],
     ['an empty body object', {}, 422, '/data'],
@@ -82,14 +84,23 @@ function createCases(): Case[] {
     ['attributes missing', { data: { type: 'page' } }, 422, '/data/attributes'],
     ['attributes is a string', doc('Terms'), 422, '/data/attributes'],
     // Pages have no relationships: an empty member (as responses carry it) passes, any named one is unknown.
-    ['a relationship', doc(valid, { relationships: { event: { data: { type: 'event', id: '1' } } } }), 422, '/data/relationships/event'],
-    ...(['name', 'url', 'description'] as const).map((name): Case => [`${name} missing`, doc({ ...valid, [name]: undefined }), 422, at(name)]),
+    [
+      'a relationship',
+      doc(valid, { relationships: { event: { data: { type: 'event', id: '1' } } } }),
+      422,
+      '/data/relationships/event',
+    ],
+    ...(['name', 'url', 'description'] as const).map(
+      (name): Case => [`${name} missing`, doc({ ...valid, [name]: undefined }), 422, at(name)],
+    ),
     ...WRONG.map(([name, value, what]): Case => [`${name}: ${what}`, doc({ ...valid, [name]: value }), 422, at(name)]),
   ];
 }
 
 function updateCases(id: string, other: string): Case[] {
-  const doc = (attributes: unknown, extra: Record<string, unknown> = {}) => ({ data: { type: 'page', id, attributes, ...extra } });
+  const doc = (attributes: unknown, extra: Record<string, unknown> = {}) => ({
+    data: { type: 'page', id, attributes, ...extra },
+  });
   return [
     ['malformed JSON', '{"data":', 400],
     ['an empty body object', {}, 422, '/data'],
@@ -106,8 +117,18 @@ function updateCases(id: string, other: string): Case[] {
 t.test('bad input to pages', async (t) => {
   const { app } = await buildTestApp(t);
   const admin = (await seedUser(app, { admin: true })).token;
-  const id = await create(app, admin, 'pages', 'page', { ...valid, title: 'Terms', language: 'en', index: 2, place: 'footer' });
-  const other = await create(app, admin, 'pages', 'page', { name: 'Privacy', url: 'https://example.com/privacy', description: '' });
+  const id = await create(app, admin, 'pages', 'page', {
+    ...valid,
+    title: 'Terms',
+    language: 'en',
+    index: 2,
+    place: 'footer',
+  });
+  const other = await create(app, admin, 'pages', 'page', {
+    name: 'Privacy',
+    url: 'https://example.com/privacy',
+    description: '',
+  });
   const snapshot = snapshotOf(app, ['pages']);
   const before = await snapshot();
   /**
@@ -132,7 +153,9 @@ t.test('bad input to pages', async (t) => {
   });
 
   t.test('PATCH /v1/pages/{id}', async (t) => {
-    await each(t, updateCases(id, other), (body) => call(app, { method: 'PATCH', url: `/v1/pages/${id}`, token: admin, body }));
+    await each(t, updateCases(id, other), (body) =>
+      call(app, { method: 'PATCH', url: `/v1/pages/${id}`, token: admin, body }),
+    );
   });
 
   t.test('media types', async (t) => {
@@ -142,10 +165,22 @@ t.test('bad input to pages', async (t) => {
     ];
     for (const [method, url, doc] of bodies) {
       for (const contentType of ['application/json', 'application/vnd.api+json; charset=utf-8', 'text/plain']) {
-        const res = await call(app, { method: method as 'POST', url, token: admin, body: JSON.stringify(doc), headers: { 'content-type': contentType } });
+        const res = await call(app, {
+          method: method as 'POST',
+          url,
+          token: admin,
+          body: JSON.stringify(doc),
+          headers: { 'content-type': contentType },
+        });
         expectError(t, res, 415);
       }
-      const notAcceptable = await call(app, { method: method as 'POST', url, token: admin, body: doc, headers: { accept: 'text/html' } });
+      const notAcceptable = await call(app, {
+        method: method as 'POST',
+        url,
+        token: admin,
+        body: doc,
+        headers: { accept: 'text/html' },
+      });
       expectError(t, notAcceptable, 406);
     }
     t.same(await snapshot(), before, 'nothing written');
@@ -155,8 +190,19 @@ t.test('bad input to pages', async (t) => {
     const res = await call(app, { url: `/v1/pages/${id}` });
     t.equal(res.status, 200);
     t.strictSame(res.body.data.attributes, { ...valid, title: 'Terms', language: 'en', index: 2, place: 'footer' });
-    const limits = { name: 'n'.repeat(255), title: 't'.repeat(255), language: 'l'.repeat(35), index: 2 ** 31 - 1, url: `https://example.com/${'x'.repeat(2028)}` };
-    const ok = await call(app, { method: 'PATCH', url: `/v1/pages/${id}`, token: admin, body: { data: { type: 'page', id, attributes: limits } } });
+    const limits = {
+      name: 'n'.repeat(255),
+      title: 't'.repeat(255),
+      language: 'l'.repeat(35),
+      index: 2 ** 31 - 1,
+      url: `https://example.com/${'x'.repeat(2028)}`,
+    };
+    const ok = await call(app, {
+      method: 'PATCH',
+      url: `/v1/pages/${id}`,
+      token: admin,
+      body: { data: { type: 'page', id, attributes: limits } },
+    });
     t.equal(ok.status, 200, 'the limits themselves are accepted');
     t.match(ok.body.data.attributes, limits, 'and stored as sent');
   });

@@ -130,11 +130,23 @@ const WRONG: [string, unknown, string][] = [
 const INCOMPLETE: [Record<string, unknown>, string, string][] = [
   [{ 'storage-place': 's3' }, 's3-bucket', 's3 without bucket or keys'],
   [{ 'storage-place': 's3', 's3-bucket': 'media-bucket' }, 's3-access-key', 's3 without keys'],
-  [{ 'storage-place': 's3', 's3-bucket': 'media-bucket', 's3-access-key': 'AKIA' }, 's3-secret-key', 's3 without the secret'],
-  [{ 'storage-place': 's3', 's3-bucket': 'media-bucket', 's3-access-key': '', 's3-secret-key': 'k' }, 's3-access-key', 's3 with an empty key'],
+  [
+    { 'storage-place': 's3', 's3-bucket': 'media-bucket', 's3-access-key': 'AKIA' },
+    's3-secret-key',
+    's3 without the secret',
+  ],
+  [
+    { 'storage-place': 's3', 's3-bucket': 'media-bucket', 's3-access-key': '', 's3-secret-key': 'k' },
+    's3-access-key',
+    's3 with an empty key',
+  ],
   [{ 'email-service': 'smtp' }, 'smtp-host', 'smtp without a host'],
   [{ 'email-service': 'smtp', 'smtp-host': null, 'smtp-port': 25 }, 'smtp-host', 'smtp with the host cleared'],
-  [{ 'storage-place': 's3', 'aws-bucket-name': 'media-bucket', 'aws-secret': 's' }, 'aws-key', 's3 under the aws-* names without the key'],
+  [
+    { 'storage-place': 's3', 'aws-bucket-name': 'media-bucket', 'aws-secret': 's' },
+    'aws-key',
+    's3 under the aws-* names without the key',
+  ],
   [{ 'storage-place': 'gs' }, 'gs-bucket-name', 'gs without bucket or keys'],
   [{ 'storage-place': 'gs', 'gs-bucket-name': 'media', 'gs-key': 'GOOG1E' }, 'gs-secret', 'gs without the secret'],
   [{ 'email-service': 'sendgrid' }, 'sendgrid-key', 'sendgrid without a key'],
@@ -144,8 +156,17 @@ const INCOMPLETE: [Record<string, unknown>, string, string][] = [
 
 t.test('bad attribute values: 422 at the attribute, nothing written', async (t) => {
   const cases: RefusedCase<unknown>[] = [
-    ...WRONG.map(([name, value, what]): RefusedCase<unknown> => [`${name}: ${what}`, withAttributes({ [name]: value }), 422, at(name)]),
-    ...INCOMPLETE.map(([attributes, missing, what]): RefusedCase<unknown> => [what, withAttributes(attributes), 422, at(missing)]),
+    ...WRONG.map(
+      ([name, value, what]): RefusedCase<unknown> => [
+        `${name}: ${what}`,
+        withAttributes({ [name]: value }),
+        422,
+        at(name),
+      ],
+    ),
+    ...INCOMPLETE.map(
+      ([attributes, missing, what]): RefusedCase<unknown> => [what, withAttributes(attributes), 422, at(missing)],
+    ),
   ];
   await expectRefused(t, cases, (body) => send(body), snapshot, await snapshot());
 });
@@ -164,11 +185,23 @@ t.test('bad documents: the right status and pointer, nothing written', async (t)
     ['attributes not an object', { data: { type: 'setting', id: '1', attributes: 'x' } }, 422, '/data/attributes'],
     [
       'client-sent relationships',
-      { data: { type: 'setting', id: '1', attributes: { tagline: 'x' }, relationships: { owner: { data: { type: 'user', id: admin.id } } } } },
+      {
+        data: {
+          type: 'setting',
+          id: '1',
+          attributes: { tagline: 'x' },
+          relationships: { owner: { data: { type: 'user', id: admin.id } } },
+        },
+      },
       422,
       '/data/relationships',
     ],
-    ['an unknown data member', { data: { type: 'setting', id: '1', attributes: { tagline: 'x' }, secret: 1 } }, 422, '/data/secret'],
+    [
+      'an unknown data member',
+      { data: { type: 'setting', id: '1', attributes: { tagline: 'x' }, secret: 1 } },
+      422,
+      '/data/secret',
+    ],
     ['malformed JSON', '{"data": {"type": "setting",', 400],
     ['an empty body', '', 400],
     ['a JSON string', '"settings"', 422, ''],
@@ -199,11 +232,20 @@ t.test('a complete S3 configuration is accepted; removing a part of it later is 
   const res = await send(withAttributes(s3), {}, '1');
   t.equal(res.status, 200, `accepted: ${JSON.stringify(res.body?.errors ?? [])}`);
   t.match(res.body.data.attributes, s3, 'answered');
-  const [row] = await app.sql`select storage_place, s3_endpoint, s3_bucket, s3_region, s3_access_key, s3_secret_key from settings`;
-  t.strictSame({ ...row }, {
-    storage_place: 's3', s3_endpoint: s3['s3-endpoint'], s3_bucket: s3['s3-bucket'], s3_region: s3['s3-region'],
-    s3_access_key: s3['s3-access-key'], s3_secret_key: s3['s3-secret-key'],
-  }, 'stored');
+  const [row] =
+    await app.sql`select storage_place, s3_endpoint, s3_bucket, s3_region, s3_access_key, s3_secret_key from settings`;
+  t.strictSame(
+    { ...row },
+    {
+      storage_place: 's3',
+      s3_endpoint: s3['s3-endpoint'],
+      s3_bucket: s3['s3-bucket'],
+      s3_region: s3['s3-region'],
+      s3_access_key: s3['s3-access-key'],
+      s3_secret_key: s3['s3-secret-key'],
+    },
+    'stored',
+  );
   const cases: RefusedCase<Record<string, unknown>>[] = [
     ['the secret cleared', { 's3-secret-key': null }, 422, at('s3-secret-key')],
     ['the bucket cleared', { 's3-bucket': null }, 422, at('s3-bucket')],
@@ -217,8 +259,14 @@ t.test('a complete S3 configuration is accepted; removing a part of it later is 
 
 t.test('a complete SMTP configuration is accepted; clearing its host later is refused', async (t) => {
   const smtp = {
-    'email-service': 'smtp', 'smtp-host': 'mail.example.com', 'smtp-port': 465, 'smtp-encryption': 'ssl',
-    'smtp-username': 'mailer', 'smtp-password': 'p4ss', 'email-from': '  events@example.com ', 'email-from-name': 'Open Event',
+    'email-service': 'smtp',
+    'smtp-host': 'mail.example.com',
+    'smtp-port': 465,
+    'smtp-encryption': 'ssl',
+    'smtp-username': 'mailer',
+    'smtp-password': 'p4ss',
+    'email-from': '  events@example.com ',
+    'email-from-name': 'Open Event',
   };
   const res = await send(withAttributes(smtp));
   t.equal(res.status, 200, `accepted: ${JSON.stringify(res.body?.errors ?? [])}`);
@@ -233,25 +281,62 @@ t.test('a complete SMTP configuration is accepted; clearing its host later is re
   );
 });
 
-t.test('the port as the web front end sends it: a decimal string, "" for none; stored and answered as an integer', async (t) => {
-  for (const [sent, stored] of [['2525', 2525], [587, 587], ['65535', 65535], ['1', 1], ['', null], [null, null]] as const) {
-    const res = await send(withAttributes({ 'smtp-port': sent }));
-    t.equal(res.status, 200, `${JSON.stringify(sent)} accepted`);
-    t.equal(res.body.data.attributes['smtp-port'], stored, `${JSON.stringify(sent)} answered as ${stored}`);
-    t.equal((await app.sql`select smtp_port from settings`)[0]!.smtp_port, stored, `${JSON.stringify(sent)} stored as ${stored}`);
-  }
-});
+t.test(
+  'the port as the web front end sends it: a decimal string, "" for none; stored and answered as an integer',
+  async (t) => {
+    for (const [sent, stored] of [
+      ['2525', 2525],
+      [587, 587],
+      ['65535', 65535],
+      ['1', 1],
+      ['', null],
+      [null, null],
+    ] as const) {
+      const res = await send(withAttributes({ 'smtp-port': sent }));
+      t.equal(res.status, 200, `${JSON.stringify(sent)} accepted`);
+      t.equal(res.body.data.attributes['smtp-port'], stored, `${JSON.stringify(sent)} answered as ${stored}`);
+      t.equal(
+        (await app.sql`select smtp_port from settings`)[0]!.smtp_port,
+        stored,
+        `${JSON.stringify(sent)} stored as ${stored}`,
+      );
+    }
+  },
+);
 
 t.test('aws-* and s3-* name one setting each; gs and sendgrid configurations are accepted when complete', async (t) => {
-  const aws = { 'storage-place': 's3', 'aws-key': 'AKIAFE', 'aws-secret': 'fe-secret', 'aws-bucket-name': 'fe-bucket', 'aws-region': 'eu-west-1' };
+  const aws = {
+    'storage-place': 's3',
+    'aws-key': 'AKIAFE',
+    'aws-secret': 'fe-secret',
+    'aws-bucket-name': 'fe-bucket',
+    'aws-region': 'eu-west-1',
+  };
   const res = await send(withAttributes({ ...aws, 's3-region': 'eu-west-1' }));
   t.equal(res.status, 200, `accepted: ${JSON.stringify(res.body?.errors ?? [])}`);
-  t.match(res.body.data.attributes, {
-    ...aws, 's3-access-key': 'AKIAFE', 's3-secret-key': 'fe-secret', 's3-bucket': 'fe-bucket', 's3-region': 'eu-west-1',
-  }, 'both names answer the value');
+  t.match(
+    res.body.data.attributes,
+    {
+      ...aws,
+      's3-access-key': 'AKIAFE',
+      's3-secret-key': 'fe-secret',
+      's3-bucket': 'fe-bucket',
+      's3-region': 'eu-west-1',
+    },
+    'both names answer the value',
+  );
   const [row] = await app.sql`select s3_access_key, s3_secret_key, s3_bucket, s3_region from settings`;
-  t.strictSame({ ...row }, { s3_access_key: 'AKIAFE', s3_secret_key: 'fe-secret', s3_bucket: 'fe-bucket', s3_region: 'eu-west-1' }, 'stored once');
-  const gs = { 'storage-place': 'gs', 'gs-bucket-name': 'fe-media', 'gs-key': 'GOOG1EXAMPLE', 'gs-secret': 'gs-secret' };
+  t.strictSame(
+    { ...row },
+    { s3_access_key: 'AKIAFE', s3_secret_key: 'fe-secret', s3_bucket: 'fe-bucket', s3_region: 'eu-west-1' },
+    'stored once',
+  );
+  const gs = {
+    'storage-place': 'gs',
+    'gs-bucket-name': 'fe-media',
+    'gs-key': 'GOOG1EXAMPLE',
+    'gs-secret': 'gs-secret',
+  };
   t.equal((await send(withAttributes(gs))).status, 200, 'a complete gs configuration');
   const sendgrid = { 'email-service': 'sendgrid', 'sendgrid-key': 'SG.example' };
   t.equal((await send(withAttributes(sendgrid))).status, 200, 'a complete sendgrid configuration');

@@ -57,10 +57,21 @@ const SECRETS: Record<string, string> = {
 };
 /** Administrator settings that are not strings (or aliases of the S3 ones): checked by key. */
 const OTHER_ADMIN_KEYS = [
-  'email-service', 'smtp-port', 'smtp-encryption', 'app-environment', 'is-google-recaptcha-enabled', 'invoice-sending-day',
-  'invoice-sending-timezone', 'aws-key', 'aws-secret', 'aws-bucket-name', 'aws-region',
+  'email-service',
+  'smtp-port',
+  'smtp-encryption',
+  'app-environment',
+  'is-google-recaptcha-enabled',
+  'invoice-sending-day',
+  'invoice-sending-timezone',
+  'aws-key',
+  'aws-secret',
+  'aws-bucket-name',
+  'aws-region',
 ];
-const MARKERS = Object.entries(SECRETS).filter(([k]) => k !== 'storage-place').map(([, v]) => v);
+const MARKERS = Object.entries(SECRETS)
+  .filter(([k]) => k !== 'storage-place')
+  .map(([, v]) => v);
 const ADMIN_KEYS = [...Object.keys(SECRETS), ...OTHER_ADMIN_KEYS];
 
 t.before(async () => {
@@ -68,7 +79,9 @@ t.before(async () => {
     method: 'PATCH',
     url: '/v1/settings/1',
     token: admin.token,
-    body: { data: { type: 'setting', id: '1', attributes: { ...SECRETS, 'smtp-port': 2525, 'smtp-encryption': 'ssl' } } },
+    body: {
+      data: { type: 'setting', id: '1', attributes: { ...SECRETS, 'smtp-port': 2525, 'smtp-encryption': 'ssl' } },
+    },
   });
   if (res.status !== 200) throw new Error(`admin PATCH: ${res.status} ${JSON.stringify(res.body)}`);
 });
@@ -84,13 +97,20 @@ t.test('every member only administrators see is covered here', async (t) => {
 });
 
 t.test('the admin and the super admin read every secret back', async (t) => {
-  for (const [who, token] of [['admin', admin.token], ['super admin', superAdmin.token]] as const) {
+  for (const [who, token] of [
+    ['admin', admin.token],
+    ['super admin', superAdmin.token],
+  ] as const) {
     for (const url of ['/v1/settings', '/v1/settings/1', '/v1/settings/9']) {
       const res = await call(app, { url, token });
       t.equal(res.status, 200);
       t.strictSame(leaked(JSON.stringify(res.body)), MARKERS, `${who} GET ${url}: every marker`);
       t.match(res.body.data.attributes, {
-        ...SECRETS, 'smtp-port': 2525, 'smtp-encryption': 'ssl', 'aws-key': SECRETS['s3-access-key'], 'aws-secret': SECRETS['s3-secret-key'],
+        ...SECRETS,
+        'smtp-port': 2525,
+        'smtp-encryption': 'ssl',
+        'aws-key': SECRETS['s3-access-key'],
+        'aws-secret': SECRETS['s3-secret-key'],
       });
     }
   }
@@ -103,7 +123,12 @@ t.test('no marker in any answer to anonymous callers or plain users', async (t) 
     'event-topic': rel('event-topic', topic),
     organizers: { data: [{ type: 'user', id: user.id }] },
   });
-  const page = await create(app, admin.token, 'pages', 'page', { name: 'about', url: '/about', description: 'About us', place: 'footer' });
+  const page = await create(app, admin.token, 'pages', 'page', {
+    name: 'about',
+    url: '/about',
+    description: 'About us',
+    place: 'footer',
+  });
 
   const urls = (self?: string) => [
     '/v1/settings',
@@ -127,18 +152,28 @@ t.test('no marker in any answer to anonymous callers or plain users', async (t) 
     '/v1/orders',
     '/v1/no-such-route',
   ];
-  for (const [who, token, self] of [['anonymous', undefined, undefined], ['plain user', user.token, user.id]] as const) {
+  for (const [who, token, self] of [
+    ['anonymous', undefined, undefined],
+    ['plain user', user.token, user.id],
+  ] as const) {
     for (const url of urls(self)) {
       const res = await call(app, { url, token });
       t.ok(res.status < 500, `${who} GET ${url}: no 500 (${res.status})`);
       const text = JSON.stringify({ headers: res.headers, body: res.body });
       t.strictSame(leaked(text), [], `${who} GET ${url}: no marker`);
-      t.strictSame(ADMIN_KEYS.filter((k) => text.includes(`"${k}"`)), [], `${who} GET ${url}: no administrator member`);
+      t.strictSame(
+        ADMIN_KEYS.filter((k) => text.includes(`"${k}"`)),
+        [],
+        `${who} GET ${url}: no administrator member`,
+      );
     }
     for (const url of ['/v1/settings', '/v1/settings/1', '/v1/settings/9']) {
       const res = await call(app, { url, token });
       t.equal(res.status, 200, `${who} GET ${url}`);
-      t.notOk(ADMIN_KEYS.some((k) => k in res.body.data.attributes), `${who} GET ${url}: the limited variant`);
+      t.notOk(
+        ADMIN_KEYS.some((k) => k in res.body.data.attributes),
+        `${who} GET ${url}: the limited variant`,
+      );
     }
     const docs = await app.inject({ url: '/docs/json', headers: token ? { authorization: `JWT ${token}` } : {} });
     t.equal(docs.statusCode, 200, `${who} GET /docs/json`);

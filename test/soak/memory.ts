@@ -77,8 +77,17 @@ function floors(samples: MemorySample[]): MemorySample[] {
   for (const s of samples) {
     const w = Math.floor((end - s.at) / FLOOR_SECONDS);
     const low = windows.get(w);
-    const heapUsed = low?.heapUsed === undefined ? s.heapUsed : s.heapUsed === undefined ? low.heapUsed : Math.min(low.heapUsed, s.heapUsed);
-    windows.set(w, { at: low?.at ?? s.at, rss: Math.min(low?.rss ?? Infinity, s.rss), ...(heapUsed === undefined ? {} : { heapUsed }) });
+    const heapUsed =
+      low?.heapUsed === undefined
+        ? s.heapUsed
+        : s.heapUsed === undefined
+          ? low.heapUsed
+          : Math.min(low.heapUsed, s.heapUsed);
+    windows.set(w, {
+      at: low?.at ?? s.at,
+      rss: Math.min(low?.rss ?? Infinity, s.rss),
+      ...(heapUsed === undefined ? {} : { heapUsed }),
+    });
   }
   return [...windows.values()];
 }

@@ -37,8 +37,13 @@ const unique = () => `${process.pid}-${++serial}`;
 async function settle(traffic: Traffic, taskUrl: string, auth: boolean) {
   const deadline = Date.now() + TASK_LIMIT_MS;
   while (Date.now() < deadline) {
-    const task = await traffic.json<{ state: string; result?: Record<string, string> }>({ path: taskUrl, auth, headers: PLAIN, name: 'GET /v1/tasks/{id}' });
-    if (!task || task.state !== 'WAITING') return task;
+    const task = await traffic.json<{ state: string; result?: Record<string, string> }>({
+      path: taskUrl,
+      auth,
+      headers: PLAIN,
+      name: 'GET /v1/tasks/{id}',
+    });
+    if (task?.state !== 'WAITING') return task;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   traffic.fail('task', `still WAITING after ${TASK_LIMIT_MS / 1000} s`, taskUrl);
@@ -46,7 +51,13 @@ async function settle(traffic: Traffic, taskUrl: string, auth: boolean) {
 }
 
 /** Creates a record of the seeded event, changes it, reads it, deletes it, and checks it is gone. */
-async function lifecycle(traffic: Traffic, eventId: number, type: 'session' | 'speaker', attributes: Record<string, unknown>, change: Record<string, unknown>) {
+async function lifecycle(
+  traffic: Traffic,
+  eventId: number,
+  type: 'session' | 'speaker',
+  attributes: Record<string, unknown>,
+  change: Record<string, unknown>,
+) {
   const collection = `/v1/${type}s`;
   const created = await traffic.json<{ data?: { id?: string } }>({
     method: 'POST',
@@ -55,7 +66,8 @@ async function lifecycle(traffic: Traffic, eventId: number, type: 'session' | 's
     status: 201,
   });
   const id = created?.data?.id;
-  if (created && !id) return traffic.fail(`POST ${collection}`, 'no id in the answer', JSON.stringify(created).slice(0, 300));
+  if (created && !id)
+    return traffic.fail(`POST ${collection}`, 'no id in the answer', JSON.stringify(created).slice(0, 300));
   if (!id) return;
   await traffic.ok({ method: 'PATCH', path: `${collection}/${id}`, body: { data: { type, id, attributes: change } } });
   await traffic.ok({ path: `${collection}/${id}${type === 'session' ? '?include=track,speakers' : ''}` });
@@ -86,7 +98,12 @@ async function account(traffic: Traffic) {
   if (!login?.access_token) return;
   const token = login.access_token;
   await traffic.ok({ path: `/v1/users/${id}`, token });
-  await traffic.ok({ method: 'PATCH', path: `/v1/users/${id}`, token, body: { data: { type: 'user', id, attributes: { 'first-name': 'Soak' } } } });
+  await traffic.ok({
+    method: 'PATCH',
+    path: `/v1/users/${id}`,
+    token,
+    body: { data: { type: 'user', id, attributes: { 'first-name': 'Soak' } } },
+  });
 }
 
 /** What the concurrent clients pick from: reads weigh most, as they do in production. */
@@ -94,39 +111,82 @@ export async function clientOperations({ traffic, seeded, sessionIds }: SoakCont
   const event = `/v1/events/${seeded.event.id}`;
   const reads = benchPaths(seeded).filter((path) => (path.method ?? 'GET') === 'GET');
   const image = dataUri(await makeImage('png', 64, 48), 'png');
-  const assistantReads = ['/cms/getModel.json', '/cms/getGroups.json?model=general', '/cms/getSkillMetricsData.json?language=en'];
+  const assistantReads = [
+    '/cms/getModel.json',
+    '/cms/getGroups.json?model=general',
+    '/cms/getSkillMetricsData.json?language=en',
+  ];
   return [
     {
       name: 'make bench reads (a third with Cache-Control: no-cache)',
       weight: 12,
-      run: () => traffic.ok({ ...pick(reads), ...(Math.random() < 1 / 3 ? { headers: { 'cache-control': 'no-cache' } } : {}) }),
+      run: () =>
+        traffic.ok({ ...pick(reads), ...(Math.random() < 1 / 3 ? { headers: { 'cache-control': 'no-cache' } } : {}) }),
     },
     {
       name: 'sessions list with includes, any page',
       weight: 4,
       run: () =>
-        traffic.ok({ path: `${event}/sessions?include=speakers,track,microlocation&page[size]=20&page[number]=${pageOf(seeded.event.sessions)}` }),
+        traffic.ok({
+          path: `${event}/sessions?include=speakers,track,microlocation&page[size]=20&page[number]=${pageOf(seeded.event.sessions)}`,
+        }),
     },
-    { name: 'speakers list, any page', weight: 3, run: () => traffic.ok({ path: `${event}/speakers?page[size]=20&page[number]=${pageOf(seeded.event.speakers)}` }) },
-    { name: 'session detail with includes', weight: 4, run: () => traffic.ok({ path: `/v1/sessions/${pick(sessionIds)}?include=speakers,track,microlocation` }) },
-    { name: 'assistant reads', weight: 2, run: () => traffic.ok({ path: pick(assistantReads), auth: false, headers: PLAIN }) },
-    { name: 'app generator GET (405)', weight: 1, run: () => traffic.ok({ path: '/api/api.php', auth: false, headers: PLAIN, status: 405 }) },
+    {
+      name: 'speakers list, any page',
+      weight: 3,
+      run: () => traffic.ok({ path: `${event}/speakers?page[size]=20&page[number]=${pageOf(seeded.event.speakers)}` }),
+    },
+    {
+      name: 'session detail with includes',
+      weight: 4,
+      run: () => traffic.ok({ path: `/v1/sessions/${pick(sessionIds)}?include=speakers,track,microlocation` }),
+    },
+    {
+      name: 'assistant reads',
+      weight: 2,
+      run: () => traffic.ok({ path: pick(assistantReads), auth: false, headers: PLAIN }),
+    },
+    {
+      name: 'app generator GET (405)',
+      weight: 1,
+      run: () => traffic.ok({ path: '/api/api.php', auth: false, headers: PLAIN, status: 405 }),
+    },
     {
       name: 'session create, patch, read, delete, read (404)',
       weight: 4,
-      run: () => lifecycle(traffic, seeded.event.id, 'session', { title: `Soak ${unique()}`, state: 'accepted' }, { title: 'Soak, renamed' }),
+      run: () =>
+        lifecycle(
+          traffic,
+          seeded.event.id,
+          'session',
+          { title: `Soak ${unique()}`, state: 'accepted' },
+          { title: 'Soak, renamed' },
+        ),
     },
     {
       name: 'speaker create, patch, read, delete, read (404)',
       weight: 3,
       run: () =>
-        lifecycle(traffic, seeded.event.id, 'speaker', { name: `Soak ${unique()}`, email: `speaker-${unique()}@example.com` }, { organisation: 'Soak Org' }),
+        lifecycle(
+          traffic,
+          seeded.event.id,
+          'speaker',
+          { name: `Soak ${unique()}`, email: `speaker-${unique()}@example.com` },
+          { organisation: 'Soak Org' },
+        ),
     },
     { name: 'registration, login, own account read and patch', weight: 1, run: () => account(traffic) },
     {
       name: 'image upload',
       weight: 1,
-      run: () => traffic.ok({ method: 'POST', path: '/v1/upload/image', body: { data: image }, contentType: JSON_BODY, headers: PLAIN }),
+      run: () =>
+        traffic.ok({
+          method: 'POST',
+          path: '/v1/upload/image',
+          body: { data: image },
+          contentType: JSON_BODY,
+          headers: PLAIN,
+        }),
     },
   ];
 }
@@ -148,10 +208,15 @@ export function taskOperations({ traffic, origin, seeded }: SoakContext): Operat
         if (!started) return;
         const task = await settle(traffic, started.task_url, true);
         if (!task) return;
-        if (task.state !== 'SUCCESS') return traffic.fail('export task', `ended ${task.state}`, JSON.stringify(task.result));
+        if (task.state !== 'SUCCESS')
+          return traffic.fail('export task', `ended ${task.state}`, JSON.stringify(task.result));
         const download = task.result?.download_url;
         if (!download) return traffic.fail('export task', 'no download_url', JSON.stringify(task.result));
-        await traffic.ok({ path: download.replace(/^https?:\/\/[^/]+/, ''), headers: { accept: '*/*' }, name: 'GET export archive' });
+        await traffic.ok({
+          path: download.replace(/^https?:\/\/[^/]+/, ''),
+          headers: { accept: '*/*' },
+          name: 'GET export archive',
+        });
       },
     },
     {
@@ -161,7 +226,11 @@ export function taskOperations({ traffic, origin, seeded }: SoakContext): Operat
         const started = await traffic.json<{ task_url: string }>({
           method: 'POST',
           path: '/api/api.php',
-          body: { email: `soak-${unique()}@example.com`, app_name: 'Soak App', endpoint: `${origin}/v1/events/${seeded.otherEventId}` },
+          body: {
+            email: `soak-${unique()}@example.com`,
+            app_name: 'Soak App',
+            endpoint: `${origin}/v1/events/${seeded.otherEventId}`,
+          },
           contentType: JSON_BODY,
           auth: false,
           headers: PLAIN,
@@ -169,7 +238,8 @@ export function taskOperations({ traffic, origin, seeded }: SoakContext): Operat
         });
         if (!started) return;
         const task = await settle(traffic, started.task_url, false);
-        if (task && task.state !== 'SUCCESS') traffic.fail('app build task', `ended ${task.state}`, JSON.stringify(task.result));
+        if (task && task.state !== 'SUCCESS')
+          traffic.fail('app build task', `ended ${task.state}`, JSON.stringify(task.result));
       },
     },
   ];

@@ -58,9 +58,11 @@ const SAMPLE_MS = 1000;
 const MiB = 2 ** 20;
 
 const mib = (bytes: number) => `${fmt(bytes / MiB, 1)} MiB`;
-const clock = (seconds: number) => `${Math.floor(Math.round(seconds) / 60)}:${String(Math.round(seconds) % 60).padStart(2, '0')}`;
+const clock = (seconds: number) =>
+  `${Math.floor(Math.round(seconds) / 60)}:${String(Math.round(seconds) % 60).padStart(2, '0')}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-const p99 = (values: number[]) => (values.length ? [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.99) - 1]! : 0);
+const p99 = (values: number[]) =>
+  values.length ? [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.99) - 1]! : 0;
 
 function pickWeighted(operations: Operation[]): Operation {
   let r = Math.random() * operations.reduce((sum, op) => sum + op.weight, 0);
@@ -74,14 +76,20 @@ const row = (cells: string[]) => `  ${cells.map((c, i) => c.padStart(WIDTHS[i]!)
 
 async function main(): Promise<number> {
   console.log(
-    `make soak: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    `make soak: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
   );
   console.log(
     `  ${fmt(settings.minutes, 1)} min of load, ${settings.clients} clients + 1 task client (a task every ${settings.taskSeconds} s), ` +
       `a line every ${settings.interval} s`,
   );
   let started = Date.now();
-  const { server, url, seeded } = await seededDatabase('soak', { users: settings.users, sessions: settings.sessions, speakers: settings.speakers });
+  const { server, url, seeded } = await seededDatabase('soak', {
+    users: settings.users,
+    sessions: settings.sessions,
+    speakers: settings.speakers,
+  });
   console.log(
     `  PostgreSQL ${server.embedded ? 'embedded (temporary folder)' : 'from DATABASE_URL'}; seeded ${fmt(seeded.users)} users, ` +
       `100 events, one with ${fmt(seeded.event.sessions)} sessions and ${fmt(seeded.event.speakers)} speakers in ${fmt((Date.now() - started) / 1000, 1)} s`,
@@ -108,10 +116,22 @@ async function main(): Promise<number> {
   onCleanup(() => service.stop());
   let exited = false;
   void service.exited.then(() => (exited = true));
-  console.log(`  service (npm start, pid ${service.pid}) listening on ${service.origin} after ${fmt((Date.now() - started) / 1000, 1)} s`);
+  console.log(
+    `  service (npm start, pid ${service.pid}) listening on ${service.origin} after ${fmt((Date.now() - started) / 1000, 1)} s`,
+  );
 
   const { origin } = service;
-  const login = await probe(origin, { method: 'POST', path: '/v1/auth/login', body: { email: seeded.adminEmail, password: seeded.adminPassword }, contentType: 'application/json', auth: false }, '');
+  const login = await probe(
+    origin,
+    {
+      method: 'POST',
+      path: '/v1/auth/login',
+      body: { email: seeded.adminEmail, password: seeded.adminPassword },
+      contentType: 'application/json',
+      auth: false,
+    },
+    '',
+  );
   const token = (JSON.parse(login.text) as { access_token: string }).access_token;
   const sessions = await probe(origin, { path: `/v1/events/${seeded.event.id}/sessions?page[size]=100` }, token);
   const sessionIds = (JSON.parse(sessions.text) as { data: { id: string }[] }).data.map((s) => s.id);
@@ -183,11 +203,14 @@ async function main(): Promise<number> {
 
 /** Totals, memory trend and the verdict; answers the exit code. */
 function report(traffic: Traffic, samples: MemorySample[], performed: Map<string, number>, seconds: number): number {
-  console.log(`\ntotals after ${clock(seconds)}: ${fmt(traffic.requests)} requests (${fmt(traffic.requests / seconds, 1)} req/s), ${fmt(traffic.errors)} errors`);
+  console.log(
+    `\ntotals after ${clock(seconds)}: ${fmt(traffic.requests)} requests (${fmt(traffic.requests / seconds, 1)} req/s), ${fmt(traffic.errors)} errors`,
+  );
   for (const [name, n] of [...performed].sort((a, b) => b[1] - a[1])) console.log(`  ${fmt(n).padStart(7)} × ${name}`);
   if (traffic.errorKinds.size) {
     console.log('errors:');
-    for (const [kind, n] of [...traffic.errorKinds].sort((a, b) => b[1] - a[1])) console.log(`  ${fmt(n).padStart(7)} × ${kind}`);
+    for (const [kind, n] of [...traffic.errorKinds].sort((a, b) => b[1] - a[1]))
+      console.log(`  ${fmt(n).padStart(7)} × ${kind}`);
   }
 
   if (samples.length < 2) {
@@ -195,14 +218,18 @@ function report(traffic: Traffic, samples: MemorySample[], performed: Map<string
     return 1;
   }
   const memory = trend(samples);
-  const signed = ({ slope, se }: { slope: number; se: number }) => `${slope >= 0 ? '+' : ''}${fmt(slope, 2)} ± ${fmt(2 * se, 2)} MiB/min`;
+  const signed = ({ slope, se }: { slope: number; se: number }) =>
+    `${slope >= 0 ? '+' : ''}${fmt(slope, 2)} ± ${fmt(2 * se, 2)} MiB/min`;
   const growing = memory.rss.slope >= settings.maxSlope && memory.rss.slope > 2 * memory.rss.se;
   console.log(
     `\nserver RSS: ${mib(samples[0]!.rss)} when the load began, ${mib(Math.max(...samples.map((s) => s.rss)))} at the highest sample\n` +
       `  lowest of every ${FLOOR_SECONDS} s: at most ${mib(memory.firstHalfPeak)} in the first half, ${mib(memory.last)} in the last ${FLOOR_SECONDS} s; ` +
       `slope over the second half (${memory.points} points) ${signed(memory.rss)} (2 standard errors)`,
   );
-  if (memory.heap) console.log(`server heap used, lowest of every ${FLOOR_SECONDS} s: slope over the second half ${signed(memory.heap)} (for information)`);
+  if (memory.heap)
+    console.log(
+      `server heap used, lowest of every ${FLOOR_SECONDS} s: slope over the second half ${signed(memory.heap)} (for information)`,
+    );
 
   const checks = [
     { pass: traffic.errors === 0, text: `errors: ${fmt(traffic.errors)} (none allowed)` },

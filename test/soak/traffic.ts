@@ -51,7 +51,10 @@ export class Traffic {
       failure = `status ${res.status} (expected ${expected})`;
       detail = (await res.text()).slice(0, 300);
     } catch (err) {
-      failure = (err as Error).name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : `connection error: ${(err as Error).message}`;
+      failure =
+        (err as Error).name === 'TimeoutError'
+          ? `no answer within ${TIMEOUT_MS / 1000} s`
+          : `connection error: ${(err as Error).message}`;
       detail = String((err as { cause?: unknown }).cause ?? '');
     }
     this.count(started);

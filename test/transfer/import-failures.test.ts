@@ -21,8 +21,18 @@ import { startSmtp, type ReceivedMail } from '../helpers/smtp.js';
 import { expectError, seedUser } from '../helpers/users.js';
 
 const TABLES = [
-  'events', 'sessions', 'speakers', 'tracks', 'microlocations', 'sponsors', 'session_types', 'custom_forms', 'social_links',
-  'speakers_sessions', 'notifications', 'import_archives',
+  'events',
+  'sessions',
+  'speakers',
+  'tracks',
+  'microlocations',
+  'sponsors',
+  'session_types',
+  'custom_forms',
+  'social_links',
+  'speakers_sessions',
+  'notifications',
+  'import_archives',
 ];
 type Json = Record<string, unknown>;
 type Files = Record<string, unknown>;
@@ -42,11 +52,21 @@ const t0 = await (async () => {
   const smtp = await startSmtp(t);
   const { app } = await buildTestApp(
     t,
-    { ROLE: 'all', SMTP_URL: smtp.url, STORAGE_DIR: storage, PUBLIC_URL: 'https://events.example.test', UPLOAD_MAX_FILE_BYTES: '65536' },
+    {
+      ROLE: 'all',
+      SMTP_URL: smtp.url,
+      STORAGE_DIR: storage,
+      PUBLIC_URL: 'https://events.example.test',
+      UPLOAD_MAX_FILE_BYTES: '65536',
+    },
     { setupSql: SETUP_SQL },
   );
   const [user, stranger, admin] = [await seedUser(app), await seedUser(app), await seedUser(app, { admin: true })];
-  const images = { logo: await makeImage('png', 30, 20), acme: await makeImage('png', 16, 16), ada: await makeImage('png', 20, 20) };
+  const images = {
+    logo: await makeImage('png', 30, 20),
+    acme: await makeImage('png', 16, 16),
+    ada: await makeImage('png', 20, 20),
+  };
   return { app, smtp, storage, user: user!, stranger: stranger!, admin: admin!, images };
 })();
 const { app, smtp, storage, user, stranger, admin, images } = t0;
@@ -54,7 +74,11 @@ const { app, smtp, storage, user, stranger, admin, images } = t0;
 /** A valid archive of one record of every kind (with media), as files to change per case. */
 const valid = (): Files => ({
   'event.json': {
-    id: 7, name: 'Broken Camp', starts_at: '2030-06-01T09:00:00Z', ends_at: '2030-06-02T18:00:00Z', timezone: 'Europe/Berlin',
+    id: 7,
+    name: 'Broken Camp',
+    starts_at: '2030-06-01T09:00:00Z',
+    ends_at: '2030-06-02T18:00:00Z',
+    timezone: 'Europe/Berlin',
     logo_url: 'images/logo.png',
   },
   'social_links.json': [{ id: 1, name: 'Site', link: 'https://example.com' }],
@@ -64,10 +88,18 @@ const valid = (): Files => ({
   'speakers.json': [{ id: 5, name: 'Ada', email: 'ada@example.com', photo_url: 'images/speakers/ada.png' }],
   'tracks.json': [{ id: 3, name: 'Web', color: '#a04b23' }],
   'session_types.json': [{ id: 4, name: 'Talk', length: '00:30' }],
-  'sessions.json': [{
-    id: 41, title: 'Opening', starts_at: '2030-06-01T10:00:00Z', ends_at: '2030-06-01T10:30:00Z',
-    track_id: 3, microlocation_id: 2, session_type_id: 4, speaker_ids: [5],
-  }],
+  'sessions.json': [
+    {
+      id: 41,
+      title: 'Opening',
+      starts_at: '2030-06-01T10:00:00Z',
+      ends_at: '2030-06-01T10:30:00Z',
+      track_id: 3,
+      microlocation_id: 2,
+      session_type_id: 4,
+      speaker_ids: [5],
+    },
+  ],
   'images/logo.png': images.logo,
   'images/sponsors/acme.png': images.acme,
   'images/speakers/ada.png': images.ada,
@@ -76,14 +108,24 @@ const valid = (): Files => ({
 const storedImports = () => filesUnder(join(storage, 'imports')).catch(() => []);
 /** Rows of every table an import writes, and the media files imports stored. */
 const counts = async () => {
-  const [row] = await app.sql.unsafe(`select ${TABLES.map((n) => `(select count(*)::int from ${n}) as ${n}`).join(', ')}`);
+  const [row] = await app.sql.unsafe(
+    `select ${TABLES.map((n) => `(select count(*)::int from ${n}) as ${n}`).join(', ')}`,
+  );
   return { ...row, media: (await storedImports()).length } as Record<string, number>;
 };
 
-function post(parts: [string, string, Buffer | string][], token: string | null = user.token, source = 'json', query = '') {
+function post(
+  parts: [string, string, Buffer | string][],
+  token: string | null = user.token,
+  source = 'json',
+  query = '',
+) {
   const { payload, headers } = multipart(parts);
   return app.inject({
-    method: 'POST', url: `/v1/events/import/${source}${query}`, payload, headers: { ...headers, ...(token ? { authorization: `JWT ${token}` } : {}) },
+    method: 'POST',
+    url: `/v1/events/import/${source}${query}`,
+    payload,
+    headers: { ...headers, ...(token ? { authorization: `JWT ${token}` } : {}) },
   });
 }
 
@@ -109,7 +151,10 @@ async function expectFailure(t: Test, taskUrl: string, message: RegExp, before: 
   t.match(res.body.result?.message, message, 'the message names what is wrong');
   t.strictSame(await counts(), before, 'no rows of the new event are left, no media stored under imports/');
   // Mails of earlier imports may still arrive: this one is found by its subject and reason.
-  const mail = await mailAfter(mails, (m) => m.parsed.subject === 'Import of event failed' && m.parsed.text?.includes(res.body.result?.message) === true);
+  const mail = await mailAfter(
+    mails,
+    (m) => m.parsed.subject === 'Import of event failed' && m.parsed.text?.includes(res.body.result?.message) === true,
+  );
   t.strictSame(mail.envelope.to, [user.email], 'mailed to the requester, telling the reason');
 }
 
@@ -121,11 +166,19 @@ t.test('route errors start no task', async (t) => {
   const json = (r: Awaited<ReturnType<typeof post>>) => ({ status: r.statusCode, headers: r.headers, body: r.json() });
   expectError(t, json(await post([['file', 'e.zip', zip]], user.token, 'xml')), 404);
   expectError(t, json(await post([['file', 'e.zip', zip]], null)), 401);
-  const plain = await call(app, { method: 'POST', url: '/v1/events/import/json', token: user.token, body: { file: zip.toString('base64') }, headers: { 'content-type': 'application/json' } });
+  const plain = await call(app, {
+    method: 'POST',
+    url: '/v1/events/import/json',
+    token: user.token,
+    body: { file: zip.toString('base64') },
+    headers: { 'content-type': 'application/json' },
+  });
   expectError(t, plain, 415);
   expectError(t, json(await post([])), 400);
   expectError(t, json(await post([['archive', 'e.zip', zip]])), 400);
-  expectError(t, json(await post([['file', 'e.zip', 'just some text, not a zip']])), 400, { detail: 'The file is not a zip archive' });
+  expectError(t, json(await post([['file', 'e.zip', 'just some text, not a zip']])), 400, {
+    detail: 'The file is not a zip archive',
+  });
   const big = zipOf({ 'event.json': randomBytes(100_000) });
   expectError(t, json(await post([['file', 'e.zip', big]])), 413);
   t.equal(await tasks(), n, 'no task was created');
@@ -138,7 +191,9 @@ const speakers = (f: Files) => (f['speakers.json'] as Json[])[0]!;
 const STRICT_CASES: [string, (f: Files) => void, RegExp, Partial<ImportWarning>][] = [
   [
     'invalid JSON',
-    (f) => (f['tracks.json'] = '[{"id": 3, "name": "Web", "color": "#a04b23"}\n{"id": 4, "name": "Data", "color": "#ffff00"}]'),
+    (f) =>
+      (f['tracks.json'] =
+        '[{"id": 3, "name": "Web", "color": "#a04b23"}\n{"id": 4, "name": "Data", "color": "#ffff00"}]'),
     /^File tracks\.json: not valid JSON: repaired/,
     { file: 'tracks.json', action: 'not valid JSON: repaired (a missing comma or quote, a cut-off end, ...)' },
   ],
@@ -146,7 +201,13 @@ const STRICT_CASES: [string, (f: Files) => void, RegExp, Partial<ImportWarning>]
     'a session with an invalid starts_at',
     (f) => (sessions(f).starts_at = 'tomorrow at ten'),
     /^File sessions\.json, ID 41: starts_at "tomorrow at ten": not a date-time: left out/,
-    { file: 'sessions.json', id: 41, field: 'starts_at', value: 'tomorrow at ten', action: 'not a date-time: left out' },
+    {
+      file: 'sessions.json',
+      id: 41,
+      field: 'starts_at',
+      value: 'tomorrow at ten',
+      action: 'not a date-time: left out',
+    },
   ],
   [
     'a track with a bad color',
@@ -158,19 +219,34 @@ const STRICT_CASES: [string, (f: Files) => void, RegExp, Partial<ImportWarning>]
     'a speaker without name',
     (f) => delete speakers(f).name,
     /^File speakers\.json, ID 5: name: missing or unreadable: the record is dropped/,
-    { file: 'speakers.json', id: 5, field: 'name', value: null, action: 'missing or unreadable: the record is dropped' },
+    {
+      file: 'speakers.json',
+      id: 5,
+      field: 'name',
+      value: null,
+      action: 'missing or unreadable: the record is dropped',
+    },
   ],
   [
     'duplicate ids',
     (f) => (f['microlocations.json'] as Json[]).push({ id: 2, name: 'Room 2' }),
     /^File microlocations\.json, ID 2: the id appears twice/,
-    { file: 'microlocations.json', id: 2, action: 'the id appears twice (a different record): the first is kept, this one dropped' },
+    {
+      file: 'microlocations.json',
+      id: 2,
+      action: 'the id appears twice (a different record): the first is kept, this one dropped',
+    },
   ],
   [
     'a non-numeric id',
     (f) => (speakers(f).id = 'abc'),
     /^File speakers\.json, ID "abc": id "abc": not a number/,
-    { file: 'speakers.json', id: 'abc', field: 'id', action: 'not a number: the record is imported, but nothing can refer to it' },
+    {
+      file: 'speakers.json',
+      id: 'abc',
+      field: 'id',
+      action: 'not a number: the record is imported, but nothing can refer to it',
+    },
   ],
   [
     'a state in another letter case',
@@ -199,16 +275,30 @@ t.test('strict=true still accepts fields this service has no place for, and warn
   t.equal(res.body.state, 'SUCCESS');
   t.strictSame(res.body.result.warnings, {
     total: 1,
-    items: [{ file: 'event.json', id: 7, field: 'organizer_fax', value: '+49 30 1234', action: 'this service has no such field: not carried over' }],
+    items: [
+      {
+        file: 'event.json',
+        id: 7,
+        field: 'organizer_fax',
+        value: '+49 30 1234',
+        action: 'this service has no such field: not carried over',
+      },
+    ],
   });
   const wrong = await post([['file', 'e.zip', zipOf(valid())]], user.token, 'json', '?strict=maybe');
-  expectError(t, { status: wrong.statusCode, headers: wrong.headers, body: wrong.json() }, 400, { parameter: 'strict' });
+  expectError(t, { status: wrong.statusCode, headers: wrong.headers, body: wrong.json() }, 400, {
+    parameter: 'strict',
+  });
 });
 
 const REFUSED: [string, (f: Files) => void, RegExp][] = [
   ['missing event file', (f) => delete f['event.json'], /^The archive has no event file$/],
   ['an event file that is not JSON', (f) => (f['event.json'] = '{{{'), /^File event\.json is not valid JSON$/],
-  ['an event without its start', (f) => delete (f['event.json'] as Json).starts_at, /^File event\.json, ID 7: starts_at missing or unreadable: the event cannot be made$/],
+  [
+    'an event without its start',
+    (f) => delete (f['event.json'] as Json).starts_at,
+    /^File event\.json, ID 7: starts_at missing or unreadable: the event cannot be made$/,
+  ],
 ];
 
 for (const [what, change, message] of REFUSED) {
@@ -222,7 +312,16 @@ for (const [what, change, message] of REFUSED) {
 
 t.test('a failure in the last file rolls back everything imported before it', async (t) => {
   // Sequences are not transactional: ids taken by rows inserted then rolled back stay taken.
-  const EARLIER = ['events', 'social_links', 'custom_forms', 'microlocations', 'sponsors', 'speakers', 'tracks', 'session_types'];
+  const EARLIER = [
+    'events',
+    'social_links',
+    'custom_forms',
+    'microlocations',
+    'sponsors',
+    'speakers',
+    'tracks',
+    'session_types',
+  ];
   const sequences = async () => {
     const [row] = await app.sql.unsafe(
       `select ${EARLIER.map((n) => `coalesce(pg_sequence_last_value(pg_get_serial_sequence('${n}', 'id')), 0)::int as ${n}`).join(', ')}`,
@@ -237,7 +336,8 @@ t.test('a failure in the last file rolls back everything imported before it', as
   const taskUrl = await start(t, files);
   await expectFailure(t, taskUrl, /^The import failed on the server$/, before);
   const now = await sequences();
-  for (const table of EARLIER) t.ok(now[table]! > taken[table]!, `${table}: a row was inserted before sessions, then rolled back`);
+  for (const table of EARLIER)
+    t.ok(now[table]! > taken[table]!, `${table}: a row was inserted before sessions, then rolled back`);
 
   const other = await call(app, { url: taskUrl, token: stranger.token });
   expectError(t, other, 404);
@@ -252,18 +352,30 @@ t.test('a failure in the last file rolls back everything imported before it', as
 t.test('the mail and the notification of an import with warnings say how many and list the first', async (t) => {
   const mails = smtp.received.length;
   const files = valid();
-  (files['sponsors.json'] as Json[]).push(...Array.from({ length: 24 }, (_, i) => ({ id: 100 + i, name: `Sponsor ${i}`, level: String(i) })));
+  (files['sponsors.json'] as Json[]).push(
+    ...Array.from({ length: 24 }, (_, i) => ({ id: 100 + i, name: `Sponsor ${i}`, level: String(i) })),
+  );
   const res = await taskAnswer(app, await start(t, files), user.token);
   t.equal(res.body.state, 'SUCCESS');
   t.equal(res.body.result.warnings.total, 24);
-  const mail = await mailAfter(mails, (m) => m.parsed.subject === 'Event Broken Camp has been imported' && m.parsed.text?.includes(res.body.result.url) === true);
+  const mail = await mailAfter(
+    mails,
+    (m) =>
+      m.parsed.subject === 'Event Broken Camp has been imported' &&
+      m.parsed.text?.includes(res.body.result.url) === true,
+  );
   const lines = (mail.parsed.text ?? '').split('\n');
   t.ok(lines.includes('24 warnings: what was repaired or not carried over'), 'the mail says how many');
   t.ok(lines.includes('- File sponsors.json, ID 100: level "0": read as 0'), 'and lists the first');
   t.equal(lines.filter((l) => l.startsWith('- File ')).length, 20, 'twenty of them');
   t.ok(lines.includes('... and 4 more: the import task lists the first 24.'), 'and says where the others are');
-  const [note] = await app.sql<{ message: string }[]>`select message from notifications where user_id = ${Number(user.id)} order by id desc limit 1`;
-  t.match(note!.message, /^Your event Broken Camp is ready: https:\/\/events\.example\.test\/e\/[a-z0-9]{8}\n\n24 warnings: what was repaired or not carried over\n- File sponsors\.json, ID 100: level "0": read as 0\n/);
+  const [note] = await app.sql<
+    { message: string }[]
+  >`select message from notifications where user_id = ${Number(user.id)} order by id desc limit 1`;
+  t.match(
+    note!.message,
+    /^Your event Broken Camp is ready: https:\/\/events\.example\.test\/e\/[a-z0-9]{8}\n\n24 warnings: what was repaired or not carried over\n- File sponsors\.json, ID 100: level "0": read as 0\n/,
+  );
   t.equal(note!.message.split('\n').filter((l) => l.startsWith('- File ')).length, 3, 'the notification lists three');
 });
 
@@ -272,6 +384,10 @@ t.test('the unchanged archive imports: each failure above came from its one chan
   const res = await taskAnswer(app, await start(t, valid()), user.token);
   t.equal(res.body.state, 'SUCCESS', JSON.stringify(res.body));
   const after = await counts();
-  t.match(after, { events: before.events! + 1, sessions: before.sessions! + 1, speakers_sessions: before.speakers_sessions! + 1 });
+  t.match(after, {
+    events: before.events! + 1,
+    sessions: before.sessions! + 1,
+    speakers_sessions: before.speakers_sessions! + 1,
+  });
   t.equal(after.media, before.media! + 3, 'its three media files are stored');
 });

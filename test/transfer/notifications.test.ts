@@ -11,24 +11,47 @@ import { taskEnded } from '../helpers/service.js';
 import { expectError, seedUser } from '../helpers/users.js';
 
 const { app } = await buildTestApp(t, { ROLE: 'all' });
-const [owner, importer, stranger, admin] = [await seedUser(app), await seedUser(app), await seedUser(app), await seedUser(app, { admin: true })];
+const [owner, importer, stranger, admin] = [
+  await seedUser(app),
+  await seedUser(app),
+  await seedUser(app),
+  await seedUser(app, { admin: true }),
+];
 const NAME = 'Bell Summit';
 
 // An export of a small event by its owner, imported by another user.
 const eventId = await create(app, owner.token, 'events', 'event', eventAttributes(NAME));
-const started = await call(app, { method: 'POST', url: `/v1/events/${eventId}/export/json`, token: owner.token, body: {}, headers: { 'content-type': 'application/json' } });
+const started = await call(app, {
+  method: 'POST',
+  url: `/v1/events/${eventId}/export/json`,
+  token: owner.token,
+  body: {},
+  headers: { 'content-type': 'application/json' },
+});
 const exportTaskUrl: string = started.body.task_url;
 const exported = await taskEnded(app, exportTaskUrl, owner.token);
-const zip = await app.inject({ url: new URL(exported.result.download_url).pathname, headers: { authorization: `JWT ${owner.token}` } });
+const zip = await app.inject({
+  url: new URL(exported.result.download_url).pathname,
+  headers: { authorization: `JWT ${owner.token}` },
+});
 const { payload, headers } = multipart([['file', 'event.zip', zip.rawPayload]]);
 const importAsked = Date.now();
-const posted = await app.inject({ method: 'POST', url: '/v1/events/import/json', headers: { ...headers, authorization: `JWT ${importer.token}` }, payload });
+const posted = await app.inject({
+  method: 'POST',
+  url: '/v1/events/import/json',
+  headers: { ...headers, authorization: `JWT ${importer.token}` },
+  payload,
+});
 const taskUrl: string = posted.json().task_url;
 const imported = await taskEnded(app, taskUrl, importer.token);
 const taskId = taskUrl.split('/').pop()!;
 
 const notificationsOf = async (userId: number) =>
-  (await app.sql<{ id: number; title: string; is_read: boolean }[]>`select id, title, is_read from notifications where user_id = ${userId} order by id`).map((r) => ({ ...r }));
+  (
+    await app.sql<
+      { id: number; title: string; is_read: boolean }[]
+    >`select id, title, is_read from notifications where user_id = ${userId} order by id`
+  ).map((r) => ({ ...r }));
 const [row] = await notificationsOf(Number(importer.id));
 const id = String(row?.id);
 const url = `/v1/notifications/${id}`;
@@ -45,7 +68,9 @@ t.test('the import succeeded', async (t) => {
 t.test('the requester has one notification naming the event', async (t) => {
   t.equal((await notificationsOf(Number(importer.id))).length, 1, 'one row for the requester');
   t.strictSame(await notificationsOf(Number(owner.id)), [], 'none for the exporting owner');
-  const [newEvent] = await app.sql<{ identifier: string }[]>`select identifier from events where id = ${Number(imported.result.id)}`;
+  const [newEvent] = await app.sql<
+    { identifier: string }[]
+  >`select identifier from events where id = ${Number(imported.result.id)}`;
   for (const list of [`/v1/users/${importer.id}/notifications`, '/v1/notifications']) {
     const res = await call(app, { url: list, token: importer.token });
     assertDocument(t, res, 200);
@@ -53,13 +78,20 @@ t.test('the requester has one notification naming the event', async (t) => {
     const [n] = res.body.data;
     t.equal(n.type, 'notification');
     t.equal(n.id, id);
-    t.strictSame(Object.keys(n.attributes).sort(), ['created-at', 'is-read', 'message', 'received-at', 'title'], 'its attributes');
+    t.strictSame(
+      Object.keys(n.attributes).sort(),
+      ['created-at', 'is-read', 'message', 'received-at', 'title'],
+      'its attributes',
+    );
     t.match(n.attributes.title, NAME, 'the title names the event');
     t.match(n.attributes.message, NAME, 'the message names the event');
     t.match(n.attributes.message, `/e/${newEvent!.identifier}`, 'the message holds the URL of the new event');
     t.equal(n.attributes['is-read'], false, 'unread');
     const created = Date.parse(n.attributes['created-at']);
-    t.ok(created >= importAsked - 1000 && created <= Date.now() + 1000, `created by the import (${n.attributes['created-at']})`);
+    t.ok(
+      created >= importAsked - 1000 && created <= Date.now() + 1000,
+      `created by the import (${n.attributes['created-at']})`,
+    );
   }
   const one = await call(app, { url, token: importer.token });
   assertDocument(t, one, 200);
@@ -79,7 +111,10 @@ t.test('another user sees none of it; admins see it', async (t) => {
   for (const path of ['/v1/notifications', `/v1/users/${importer.id}/notifications`]) {
     const res = await call(app, { url: path, token: admin.token });
     assertDocument(t, res, 200);
-    t.ok(res.body.data.some((n: { id: string }) => n.id === id), `an admin sees it at ${path}`);
+    t.ok(
+      res.body.data.some((n: { id: string }) => n.id === id),
+      `an admin sees it at ${path}`,
+    );
   }
   const byAdmin = await call(app, { url, token: admin.token });
   assertDocument(t, byAdmin, 200);
@@ -93,7 +128,11 @@ t.test('only its user changes it, and only is-read', async (t) => {
   const read = await patch(importer.token, { 'is-read': true });
   assertDocument(t, read, 200);
   t.equal(read.body.data.attributes['is-read'], true, 'marked read');
-  t.strictSame(await notificationsOf(Number(importer.id)), [{ id: Number(id), title: row?.title, is_read: true }], 'stored as read');
+  t.strictSame(
+    await notificationsOf(Number(importer.id)),
+    [{ id: Number(id), title: row?.title, is_read: true }],
+    'stored as read',
+  );
 
   const title = await patch(importer.token, { title: 'Something else' });
   t.ok([403, 422].includes(title.status), `the title is read-only (${title.status})`);
@@ -108,11 +147,18 @@ t.test('only its user changes it, and only is-read', async (t) => {
     t.ok([403, 404].includes(gone.status), `another user cannot DELETE (${gone.status})`);
     expectError(t, gone, gone.status === 403 ? 403 : 404);
   }
-  t.strictSame(await notificationsOf(Number(importer.id)), [{ id: Number(id), title: row?.title, is_read: true }], 'unchanged by the refusals');
+  t.strictSame(
+    await notificationsOf(Number(importer.id)),
+    [{ id: Number(id), title: row?.title, is_read: true }],
+    'unchanged by the refusals',
+  );
 });
 
 t.test('nobody creates notifications through the API', async (t) => {
-  for (const [who, user] of [['a user', importer], ['an admin', admin]] as const) {
+  for (const [who, user] of [
+    ['a user', importer],
+    ['an admin', admin],
+  ] as const) {
     const res = await call(app, {
       method: 'POST',
       url: '/v1/notifications',
@@ -145,13 +191,29 @@ t.test('GET /v1/tasks/{id}: the requester and admins only', async (t) => {
   expectError(t, await call(app, { url: exportTaskUrl, token: importer.token }), 404);
   expectError(t, await call(app, { url: taskUrl }), 401);
   expectError(t, await call(app, { url: taskUrl, headers: { authorization: 'JWT not-a-token' } }), 401);
-  const malformed = ['nope', '42', 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz', '-'.repeat(36), `${taskId.slice(0, 35)}-`, `${taskId}0`, `${taskId.slice(0, 8)}`];
+  const malformed = [
+    'nope',
+    '42',
+    'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz',
+    '-'.repeat(36),
+    `${taskId.slice(0, 35)}-`,
+    `${taskId}0`,
+    `${taskId.slice(0, 8)}`,
+  ];
   for (const bad of malformed) {
     const res = await call(app, { url: `/v1/tasks/${encodeURIComponent(bad)}`, token: importer.token });
-    t.equal(res.status, 404, `malformed ${JSON.stringify(bad)}: 404 (got ${res.status}: ${JSON.stringify(res.body?.errors?.[0]?.detail)})`);
+    t.equal(
+      res.status,
+      404,
+      `malformed ${JSON.stringify(bad)}: 404 (got ${res.status}: ${JSON.stringify(res.body?.errors?.[0]?.detail)})`,
+    );
     expectError(t, res, 404);
   }
-  expectError(t, await call(app, { url: '/v1/tasks/00000000-0000-4000-8000-000000000000', token: importer.token }), 404);
+  expectError(
+    t,
+    await call(app, { url: '/v1/tasks/00000000-0000-4000-8000-000000000000', token: importer.token }),
+    404,
+  );
   expectError(t, await call(app, { url: '/v1/tasks/00000000-0000-4000-8000-000000000000', token: admin.token }), 404);
 });
 

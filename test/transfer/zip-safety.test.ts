@@ -36,7 +36,13 @@ const { app } = await buildTestApp(t, {
 });
 const user = await seedUser(app);
 
-const EVENT = { id: 1, name: 'Zip Fest', starts_at: '2030-05-01T09:00:00Z', ends_at: '2030-05-02T18:00:00Z', timezone: 'UTC' };
+const EVENT = {
+  id: 1,
+  name: 'Zip Fest',
+  starts_at: '2030-05-01T09:00:00Z',
+  ends_at: '2030-05-02T18:00:00Z',
+  timezone: 'UTC',
+};
 const eventJson = Buffer.from(JSON.stringify(EVENT));
 
 /** Offsets of the central directory header and the local header of each entry, in archive order. */
@@ -75,7 +81,10 @@ function patch(zip: Buffer, name: string, field: Field, value: (old: number) => 
 
 const stored: ZipTweak = (entry) => void (entry.header.method = 0);
 const withEvent = (name: string, content: Buffer | string = '{}', tweak?: ZipTweak) =>
-  zipOf([['event.json', eventJson], [name, content, tweak]]);
+  zipOf([
+    ['event.json', eventJson],
+    [name, content, tweak],
+  ]);
 const zeros = (n: number) => Buffer.alloc(n);
 
 const base = zipOf([['event.json', eventJson]]);
@@ -83,7 +92,11 @@ const unsafe = (name: string) => `The archive entry ${JSON.stringify(name)} has 
 
 /** The refused archives: what each holds and the message every refusal must give. */
 const REFUSED: [what: string, archive: Buffer, message: string | RegExp][] = [
-  ['not a zip (zip signature, garbage after it)', Buffer.from('PK\x03\x04 this is not an archive at all'), 'The file is not a zip archive'],
+  [
+    'not a zip (zip signature, garbage after it)',
+    Buffer.from('PK\x03\x04 this is not an archive at all'),
+    'The file is not a zip archive',
+  ],
   ['a truncated zip (central directory cut off)', base.subarray(0, base.length - 30), 'The file is not a zip archive'],
   [
     'more entries than allowed',
@@ -92,7 +105,10 @@ const REFUSED: [what: string, archive: Buffer, message: string | RegExp][] = [
   ],
   [
     'inflated total above the limit (stored entries, real sizes)',
-    zipOf([['event.json', eventJson], ...[1, 2, 3].map((i) => [`a${i}.bin`, zeros(3 * MiB), stored] as [string, Buffer, typeof stored])]),
+    zipOf([
+      ['event.json', eventJson],
+      ...[1, 2, 3].map((i) => [`a${i}.bin`, zeros(3 * MiB), stored] as [string, Buffer, typeof stored]),
+    ]),
     `The archive inflates to more than ${8 * MiB} bytes`,
   ],
   [
@@ -100,7 +116,11 @@ const REFUSED: [what: string, archive: Buffer, message: string | RegExp][] = [
     patch(withEvent('big.bin', 'tiny'), 'big.bin', 'size', () => 2 ** 31),
     `The archive inflates to more than ${8 * MiB} bytes`,
   ],
-  ['a bomb: 4 MiB of zeros compressed far beyond the ratio', withEvent('bomb.bin', zeros(4 * MiB)), 'The archive entry "bomb.bin" is compressed more than 50 times'],
+  [
+    'a bomb: 4 MiB of zeros compressed far beyond the ratio',
+    withEvent('bomb.bin', zeros(4 * MiB)),
+    'The archive entry "bomb.bin" is compressed more than 50 times',
+  ],
   [
     'a header that lies: 20 MiB of zeros declared as 100 bytes',
     patch(zipOf([['event.json', zeros(20 * MiB)]]), 'event.json', 'size', () => 100),
@@ -112,7 +132,11 @@ const REFUSED: [what: string, archive: Buffer, message: string | RegExp][] = [
     'The archive entry "event.json" is damaged',
   ],
   ['a bad CRC', patch(base, 'event.json', 'crc', (n) => n ^ 1), 'The archive entry "event.json" is damaged'],
-  ['a bad CRC on a stored entry', patch(zipOf([['event.json', eventJson, stored]]), 'event.json', 'crc', (n) => n ^ 1), 'The archive entry "event.json" is damaged'],
+  [
+    'a bad CRC on a stored entry',
+    patch(zipOf([['event.json', eventJson, stored]]), 'event.json', 'crc', (n) => n ^ 1),
+    'The archive entry "event.json" is damaged',
+  ],
   [
     'a compressed size reaching past the end of the archive',
     patch(base, 'event.json', 'compressedSize', () => 1_000_000),
@@ -122,14 +146,26 @@ const REFUSED: [what: string, archive: Buffer, message: string | RegExp][] = [
     (name) => [`the entry name ${JSON.stringify(name)}`, withEvent(name), unsafe(name)] as [string, Buffer, string],
   ),
   // A NUL cannot be stored in the task's JSON as is: the message names the entry some other way.
-  ['the entry name "evil\\u0000.json"', withEvent('evil\0.json'), /^The archive entry "evil.{0,6}\.json" has an unsafe path$/],
+  [
+    'the entry name "evil\\u0000.json"',
+    withEvent('evil\0.json'),
+    /^The archive entry "evil.{0,6}\.json" has an unsafe path$/,
+  ],
   [
     'a unix symlink entry',
     withEvent('link', '/etc/passwd', (e) => void (e.attr = (0o120777 << 16) >>> 0)),
     'The archive entry "link" is a link',
   ],
-  ['an entry flagged encrypted', patch(withEvent('secret.json'), 'secret.json', 'flags', (f) => f | 1), 'The archive entry "secret.json" is encrypted'],
-  ['an entry with another method (bzip2)', patch(withEvent('b.json'), 'b.json', 'method', () => 12), 'The archive entry "b.json" uses an unsupported compression'],
+  [
+    'an entry flagged encrypted',
+    patch(withEvent('secret.json'), 'secret.json', 'flags', (f) => f | 1),
+    'The archive entry "secret.json" is encrypted',
+  ],
+  [
+    'an entry with another method (bzip2)',
+    patch(withEvent('b.json'), 'b.json', 'method', () => 12),
+    'The archive entry "b.json" uses an unsupported compression',
+  ],
 ];
 
 /** Opens the archive and reads every entry, as an import would; answers the contents by name. */
@@ -160,9 +196,23 @@ t.test('openArchive reads good archives', async (t) => {
   const storedZip = zipOf([['event.json', eventJson, stored]]);
   t.equal(storedZip.readUInt16LE(headers(storedZip)[0]!.central + 10), 0, 'the entry really is stored (method 0)');
   t.strictSame(readAll(storedZip), new Map([['event.json', eventJson.toString()]]), 'a stored (method 0) entry');
-  const folder = zipOf([['my export/event.json', eventJson], ['my export/images/logo.png', 'png'], ['my export/', '']]);
-  t.strictSame(readAll(folder), new Map([['event.json', eventJson.toString()], ['images/logo.png', 'png']]), 'a single top folder is stripped');
-  const two = zipOf([['a/event.json', eventJson], ['b/x.json', '[]']]);
+  const folder = zipOf([
+    ['my export/event.json', eventJson],
+    ['my export/images/logo.png', 'png'],
+    ['my export/', ''],
+  ]);
+  t.strictSame(
+    readAll(folder),
+    new Map([
+      ['event.json', eventJson.toString()],
+      ['images/logo.png', 'png'],
+    ]),
+    'a single top folder is stripped',
+  );
+  const two = zipOf([
+    ['a/event.json', eventJson],
+    ['b/x.json', '[]'],
+  ]);
   t.strictSame([...readAll(two).keys()].sort(), ['a/event.json', 'b/x.json'], 'two top folders are kept');
   const exact = zipOf(Array.from({ length: LIMITS.maxEntries }, (_, i) => [`f${i}.json`, '[]'] as [string, string]));
   t.equal(readAll(exact).size, LIMITS.maxEntries, 'exactly the allowed number of entries');
@@ -178,12 +228,18 @@ t.test('openArchive inflates lazily: a lying entry fails only when read', async 
   refused(t, () => files?.get('junk.bin')?.(), 'The archive entry "junk.bin" is damaged or larger than it declares');
 });
 
-const count = async (table: string) => (await app.sql.unsafe<{ n: number }[]>(`select count(*)::int as n from ${table}`))[0]!.n;
+const count = async (table: string) =>
+  (await app.sql.unsafe<{ n: number }[]>(`select count(*)::int as n from ${table}`))[0]!.n;
 
 /** Uploads the archive, waits for the task to end; answers the task document. */
 async function runImport(archive: Buffer) {
   const { payload, headers: h } = multipart([['file', 'event.zip', archive]]);
-  const res = await app.inject({ method: 'POST', url: '/v1/events/import/json', headers: { ...h, authorization: `JWT ${user.token}` }, payload });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/events/import/json',
+    headers: { ...h, authorization: `JWT ${user.token}` },
+    payload,
+  });
   if (res.statusCode !== 200) throw new Error(`import: ${res.statusCode} ${res.body}`);
   const url = res.json().task_url as string;
   return taskEnded(app, url, user.token);
@@ -211,7 +267,11 @@ t.test('real imports of refused archives end FAILURE and create nothing', async 
     t.test(what, async (t) => {
       const task = await runImport(archive);
       t.strictSame(Object.keys(task).sort(), ['result', 'state', 'status'], 'a task document');
-      t.strictSame({ ...task, result: { ...task.result, message: 'm' } }, { state: 'FAILURE', status: null, result: { __error: true, message: 'm' } }, 'it failed');
+      t.strictSame(
+        { ...task, result: { ...task.result, message: 'm' } },
+        { state: 'FAILURE', status: null, result: { __error: true, message: 'm' } },
+        'it failed',
+      );
       if (typeof message === 'string') t.equal(task.result?.message, message, 'with the message');
       else t.match(task.result?.message, message, 'with the message');
     });
@@ -228,41 +288,89 @@ t.test('real imports of good archives', async (t) => {
   const token = user.token;
   const eventId = await create(app, token, 'events', 'event', eventAttributes('Zip Fest'));
   await create(app, token, 'tracks', 'track', { name: 'Main', color: '#112233' }, { event: rel('event', eventId) });
-  const started = await call(app, { method: 'POST', url: `/v1/events/${eventId}/export/json`, token, body: {}, headers: { 'content-type': 'application/json' } });
+  const started = await call(app, {
+    method: 'POST',
+    url: `/v1/events/${eventId}/export/json`,
+    token,
+    body: {},
+    headers: { 'content-type': 'application/json' },
+  });
   const exported = await taskEnded(app, started.body.task_url, token);
-  const download = await app.inject({ url: new URL(exported.result.download_url).pathname, headers: { authorization: `JWT ${token}` } });
+  const download = await app.inject({
+    url: new URL(exported.result.download_url).pathname,
+    headers: { authorization: `JWT ${token}` },
+  });
   t.equal(download.statusCode, 200, 'the export downloads');
   const entries = new AdmZip(download.rawPayload)
     .getEntries()
     .filter((e) => !e.isDirectory)
     .map((e) => [e.entryName, e.getData()] as [string, Buffer]);
-  t.ok(entries.some(([name]) => name === 'event.json'), 'the export holds event.json');
+  t.ok(
+    entries.some(([name]) => name === 'event.json'),
+    'the export holds event.json',
+  );
 
   const succeeded = async (archive: Buffer, what: string) => {
     const task = await runImport(archive);
     t.equal(task.state, 'SUCCESS', `${what}: SUCCESS (${JSON.stringify(task.result)})`);
     t.equal(task.result?.event_name, 'Zip Fest', `${what}: the event name`);
     const id = Number(task.result?.id) || 0;
-    const [row] = await app.sql<{ name: string; owner_id: number }[]>`select name, owner_id from events where id = ${id}`;
-    t.strictSame(row ? { ...row } : row, { name: 'Zip Fest', owner_id: Number(user.id) }, `${what}: the event exists, owned by the requester`);
+    const [row] = await app.sql<
+      { name: string; owner_id: number }[]
+    >`select name, owner_id from events where id = ${id}`;
+    t.strictSame(
+      row ? { ...row } : row,
+      { name: 'Zip Fest', owner_id: Number(user.id) },
+      `${what}: the event exists, owned by the requester`,
+    );
     return id;
   };
-  const tracksOf = async (id: number) => (await app.sql<{ name: string }[]>`select name from tracks where event_id = ${id}`).map((r) => r.name);
+  const tracksOf = async (id: number) =>
+    (await app.sql<{ name: string }[]>`select name from tracks where event_id = ${id}`).map((r) => r.name);
 
   const storedExport = zipOf(entries.map(([name, data]) => [name, data, stored]));
-  t.ok(headers(storedExport).every((h) => storedExport.readUInt16LE(h.central + 10) === 0), 'every entry really is stored (method 0)');
-  t.strictSame(await tracksOf(await succeeded(storedExport, 'the export, every entry stored')), ['Main'], 'its track was imported');
-  const folder = zipOf([['Zip Fest export/', ''], ...entries.map(([name, data]) => [`Zip Fest export/${name}`, data] as [string, Buffer])]);
-  t.strictSame(await tracksOf(await succeeded(folder, 'the export inside a single top folder')), ['Main'], 'the track inside the folder was imported');
+  t.ok(
+    headers(storedExport).every((h) => storedExport.readUInt16LE(h.central + 10) === 0),
+    'every entry really is stored (method 0)',
+  );
+  t.strictSame(
+    await tracksOf(await succeeded(storedExport, 'the export, every entry stored')),
+    ['Main'],
+    'its track was imported',
+  );
+  const folder = zipOf([
+    ['Zip Fest export/', ''],
+    ...entries.map(([name, data]) => [`Zip Fest export/${name}`, data] as [string, Buffer]),
+  ]);
+  t.strictSame(
+    await tracksOf(await succeeded(folder, 'the export inside a single top folder')),
+    ['Main'],
+    'the track inside the folder was imported',
+  );
   // The public formats may carry few fields: an event with only the required ones is a valid archive.
   await succeeded(zipOf([['event.json', eventJson]]), 'a minimal event.json (required fields only)');
 });
 
 t.test('nothing was written outside', async (t) => {
   const everything = (await readdir(root, { recursive: true })).map(String);
-  t.strictSame(everything.filter((p) => /evil|abs\.json|x\.json/.test(p)), [], 'no evil file under the test folders');
+  t.strictSame(
+    everything.filter((p) => /evil|abs\.json|x\.json/.test(p)),
+    [],
+    'no evil file under the test folders',
+  );
   const targets = ['evil.json', '../evil.json', 'evil', '../evil', 'abs.json', 'x.json', 'C:\\x.json', 'a\\b'];
-  const places = [process.cwd(), tmpdir(), root, storageDir, uploadDir, join(storageDir, 'imports'), join(storageDir, 'imports/media')];
-  const found = places.flatMap((dir) => targets.map((name) => resolve(dir, name))).concat('/abs.json').filter((p) => existsSync(p));
+  const places = [
+    process.cwd(),
+    tmpdir(),
+    root,
+    storageDir,
+    uploadDir,
+    join(storageDir, 'imports'),
+    join(storageDir, 'imports/media'),
+  ];
+  const found = places
+    .flatMap((dir) => targets.map((name) => resolve(dir, name)))
+    .concat('/abs.json')
+    .filter((p) => existsSync(p));
   t.strictSame(found, [], 'no file at any path the entries name');
 });

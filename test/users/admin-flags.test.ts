@@ -32,9 +32,15 @@ const POSTS: [boolean, Exclude<Who, 'self'>, number][] = [
 
 t.test('administrator flags', async (t) => {
   const { app } = await buildTestApp(t);
-  const shared = { other: await seedUser(app), admin: await seedUser(app, { admin: true }), super: await seedUser(app, { superAdmin: true }) };
-  const tokenOf = (who: Who, target?: TestUser) => (who === 'anonymous' ? undefined : who === 'self' ? target!.token : shared[who].token);
-  const stored = async (id: string, flag: Flag) => (await app.sql`select ${app.sql(FLAGS[flag])} as v from users where id = ${Number(id)}`)[0]!.v;
+  const shared = {
+    other: await seedUser(app),
+    admin: await seedUser(app, { admin: true }),
+    super: await seedUser(app, { superAdmin: true }),
+  };
+  const tokenOf = (who: Who, target?: TestUser) =>
+    who === 'anonymous' ? undefined : who === 'self' ? target!.token : shared[who].token;
+  const stored = async (id: string, flag: Flag) =>
+    (await app.sql`select ${app.sql(FLAGS[flag])} as v from users where id = ${Number(id)}`)[0]!.v;
 
   for (const flag of Object.keys(FLAGS) as Flag[]) {
     for (const [value, who, expected] of PATCHES) {
@@ -52,9 +58,20 @@ t.test('administrator flags', async (t) => {
           t.equal(await stored(target.id, flag), value, 'stored');
         } else {
           const flagRefusal = expected === 403 && who === 'self';
-          expectError(t, res, expected, flagRefusal ? { pointer: `/data/attributes/${flag}`, detail: 'Admin access is required to update this information' } : {});
+          expectError(
+            t,
+            res,
+            expected,
+            flagRefusal
+              ? { pointer: `/data/attributes/${flag}`, detail: 'Admin access is required to update this information' }
+              : {},
+          );
           t.equal(await stored(target.id, flag), false, 'unchanged');
-          t.equal((await app.sql`select company from users where id = ${Number(target.id)}`)[0]!.company, null, 'nothing else written');
+          t.equal(
+            (await app.sql`select company from users where id = ${Number(target.id)}`)[0]!.company,
+            null,
+            'nothing else written',
+          );
         }
       });
     }
@@ -65,7 +82,12 @@ t.test('administrator flags', async (t) => {
           method: 'POST',
           url: '/v1/users',
           token: tokenOf(who),
-          body: { data: { type: 'user', attributes: { email: `${flag}-${value}-${who}@example.com`, password: 'long enough', [flag]: value } } },
+          body: {
+            data: {
+              type: 'user',
+              attributes: { email: `${flag}-${value}-${who}@example.com`, password: 'long enough', [flag]: value },
+            },
+          },
         });
         if (expected === 201) {
           t.equal(res.status, 201);

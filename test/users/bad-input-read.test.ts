@@ -6,7 +6,8 @@ import t from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
 import { countUsers, expectError, seedUser } from '../helpers/users.js';
 
-const f = (filter: unknown) => `filter=${encodeURIComponent(typeof filter === 'string' ? filter : JSON.stringify(filter))}`;
+const f = (filter: unknown) =>
+  `filter=${encodeURIComponent(typeof filter === 'string' ? filter : JSON.stringify(filter))}`;
 const cond = (name: string, op: string, val: unknown) => ({ name, op, val });
 const nested = (depth: number): unknown => (depth === 0 ? cond('email', 'eq', 'x') : { not: nested(depth - 1) });
 
@@ -89,9 +90,13 @@ t.test('bad input', async (t) => {
 
   t.test('GET /v1/users/{id}', async (t) => {
     for (const id of IDS) {
-      expectError(t, await call(app, { url: `/v1/users/${id}`, token: admin.token }), 404, { detail: 'Object not found.' });
+      expectError(t, await call(app, { url: `/v1/users/${id}`, token: admin.token }), 404, {
+        detail: 'Object not found.',
+      });
     }
-    expectError(t, await call(app, { url: `/v1/users/${'1'.repeat(65)}`, token: admin.token }), 400, { parameter: 'id' });
+    expectError(t, await call(app, { url: `/v1/users/${'1'.repeat(65)}`, token: admin.token }), 400, {
+      parameter: 'id',
+    });
     for (const [query, parameter] of [
       ['include=password', 'include'],
       ['fields[user]=password', 'fields[user]'],
@@ -119,7 +124,12 @@ t.test('bad input', async (t) => {
       headers: { 'content-type': 'text/plain' },
     });
     expectError(t, withBody, 415);
-    const malformed = await call(app, { method: 'DELETE', url: `/v1/users/${user.id}`, token: user.token, body: '{"data":' });
+    const malformed = await call(app, {
+      method: 'DELETE',
+      url: `/v1/users/${user.id}`,
+      token: user.token,
+      body: '{"data":',
+    });
     expectError(t, malformed, 400);
     const onCollection = await call(app, { method: 'DELETE', url: '/v1/users', token: admin.token });
     expectError(t, onCollection, 405);

@@ -28,7 +28,11 @@ const COMMON: Case[] = [
   ['data is an array', { data: [] }, 422, '/data'],
   ['attributes is a string', { data: { type: 'user', attributes: 'x' } }, 422, '/data/attributes'],
   ['__proto__ member', '{"data":{"type":"user","attributes":{"__proto__":{"is-admin":true}}}}', 400],
-  ['constructor.prototype member', '{"data":{"type":"user","attributes":{"constructor":{"prototype":{"is-admin":true}}}}}', 400],
+  [
+    'constructor.prototype member',
+    '{"data":{"type":"user","attributes":{"constructor":{"prototype":{"is-admin":true}}}}}',
+    400,
+  ],
   ['email is a number', doc({ ...valid, email: 42 }), 422, '/data/attributes/email'],
   ['password is a boolean', doc({ ...valid, password: true }), 422, '/data/attributes/password'],
   ['name is an object', doc({ ...valid, name: { first: 'x' } }), 422, '/data/attributes/name'],
@@ -42,22 +46,62 @@ const COMMON: Case[] = [
   ['unknown member of data', doc(valid, { meta: {} }), 422, '/data/meta'],
   ['unknown top-level member', { ...doc(valid), included: [] }, 422, '/included'],
   ['name over 255 characters', doc({ ...valid, name: 'n'.repeat(256) }), 422, '/data/attributes/name'],
-  ['a 10k-character email', doc({ ...valid, email: `${'e'.repeat(10_000)}@example.com` }), 422, '/data/attributes/email'],
+  [
+    'a 10k-character email',
+    doc({ ...valid, email: `${'e'.repeat(10_000)}@example.com` }),
+    422,
+    '/data/attributes/email',
+  ],
   ['a 129-character password', doc({ ...valid, password: 'p'.repeat(129) }), 422, '/data/attributes/password'],
   ['details over 10,000 characters', doc({ ...valid, details: 'd'.repeat(10_001) }), 422, '/data/attributes/details'],
   ['a NUL character', doc({ ...valid, name: 'a\u0000b' }), 422, '/data/attributes/name'],
   ['a 1 MB name', doc({ ...valid, name: 'n'.repeat(MB) }), 413],
   // the web front end's profile members (open-event-frontend app/models/user.js)
-  ['language-prefrence over 35 characters', doc({ ...valid, 'language-prefrence': 'l'.repeat(36) }), 422, '/data/attributes/language-prefrence'],
+  [
+    'language-prefrence over 35 characters',
+    doc({ ...valid, 'language-prefrence': 'l'.repeat(36) }),
+    422,
+    '/data/attributes/language-prefrence',
+  ],
   ['company is a number', doc({ ...valid, company: 7 }), 422, '/data/attributes/company'],
-  ['billing-phone over 64 characters', doc({ ...valid, 'billing-phone': '1'.repeat(65) }), 422, '/data/attributes/billing-phone'],
-  ['billing-zip-code is an array', doc({ ...valid, 'billing-zip-code': ['10001'] }), 422, '/data/attributes/billing-zip-code'],
-  ['billing-address over 1000 characters', doc({ ...valid, 'billing-address': 'a'.repeat(1001) }), 422, '/data/attributes/billing-address'],
-  ['billing-additional-info over 10,000', doc({ ...valid, 'billing-additional-info': 'i'.repeat(10_001) }), 422, '/data/attributes/billing-additional-info'],
-  ['is-profile-public is null', doc({ ...valid, 'is-profile-public': null }), 422, '/data/attributes/is-profile-public'],
+  [
+    'billing-phone over 64 characters',
+    doc({ ...valid, 'billing-phone': '1'.repeat(65) }),
+    422,
+    '/data/attributes/billing-phone',
+  ],
+  [
+    'billing-zip-code is an array',
+    doc({ ...valid, 'billing-zip-code': ['10001'] }),
+    422,
+    '/data/attributes/billing-zip-code',
+  ],
+  [
+    'billing-address over 1000 characters',
+    doc({ ...valid, 'billing-address': 'a'.repeat(1001) }),
+    422,
+    '/data/attributes/billing-address',
+  ],
+  [
+    'billing-additional-info over 10,000',
+    doc({ ...valid, 'billing-additional-info': 'i'.repeat(10_001) }),
+    422,
+    '/data/attributes/billing-additional-info',
+  ],
+  [
+    'is-profile-public is null',
+    doc({ ...valid, 'is-profile-public': null }),
+    422,
+    '/data/attributes/is-profile-public',
+  ],
   ['is-blocked is a string', doc({ ...valid, 'is-blocked': 'true' }), 422, '/data/attributes/is-blocked'],
   ['is-marketer is a number', doc({ ...valid, 'is-marketer': 1 }), 422, '/data/attributes/is-marketer'],
-  ['last-accessed-at is not a date', doc({ ...valid, 'last-accessed-at': 'yesterday' }), 422, '/data/attributes/last-accessed-at'],
+  [
+    'last-accessed-at is not a date',
+    doc({ ...valid, 'last-accessed-at': 'yesterday' }),
+    422,
+    '/data/attributes/last-accessed-at',
+  ],
 ];
 
 const CREATE: Case[] = [
@@ -91,11 +135,21 @@ t.test('bad input', async (t) => {
       // For PATCH the same bodies apply, with the id the document must carry. A self PATCH carries no
       // password unless the case is about it: users change their own at /v1/auth/change-password (403).
       ...COMMON.map(([what, body, status, pointer]): Case => {
-        if (typeof body !== 'object' || body === null || !('data' in body) || typeof body.data !== 'object' || Array.isArray(body.data)) {
+        if (
+          typeof body !== 'object' ||
+          body === null ||
+          !('data' in body) ||
+          typeof body.data !== 'object' ||
+          Array.isArray(body.data)
+        ) {
           return [what, body, status, pointer];
         }
         const data = { ...(body.data as { attributes?: unknown }), id };
-        if (pointer !== '/data/attributes/password' && typeof data.attributes === 'object' && data.attributes !== null) {
+        if (
+          pointer !== '/data/attributes/password' &&
+          typeof data.attributes === 'object' &&
+          data.attributes !== null
+        ) {
           const { password: _, ...rest } = data.attributes as Record<string, unknown>;
           data.attributes = rest;
         }
@@ -104,11 +158,26 @@ t.test('bad input', async (t) => {
       ['deeply nested JSON', DEEPLY_NESTED, 422, '/data/id'],
       ['id is missing', { data: { type: 'user', attributes: { name: 'x' } } }, 422, '/data/id'],
       ['id is a number', { data: { type: 'user', id: Number(id), attributes: { name: 'x' } } }, 422, '/data/id'],
-      ['id of another user', { data: { type: 'user', id: String(Number(id) + 1000), attributes: { name: 'x' } } }, 409, '/data/id'],
+      [
+        'id of another user',
+        { data: { type: 'user', id: String(Number(id) + 1000), attributes: { name: 'x' } } },
+        409,
+        '/data/id',
+      ],
       ['type is wrong', { data: { type: 'event', id, attributes: { name: 'x' } } }, 409, '/data/type'],
-      ['password too short', { data: { type: 'user', id, attributes: { password: 'short' } } }, 422, '/data/attributes/password'],
+      [
+        'password too short',
+        { data: { type: 'user', id, attributes: { password: 'short' } } },
+        422,
+        '/data/attributes/password',
+      ],
       ['email set to null', { data: { type: 'user', id, attributes: { email: null } } }, 422, '/data/attributes/email'],
-      ['read-only deleted-at, changed', { data: { type: 'user', id, attributes: { 'deleted-at': '2020-01-01T00:00:00Z' } } }, 422, '/data/attributes/deleted-at'],
+      [
+        'read-only deleted-at, changed',
+        { data: { type: 'user', id, attributes: { 'deleted-at': '2020-01-01T00:00:00Z' } } },
+        422,
+        '/data/attributes/deleted-at',
+      ],
     ];
     const before = await countUsers(app);
     for (const [what, body, status, pointer] of CASES) {
@@ -146,11 +215,20 @@ t.test('bad input', async (t) => {
   t.test('media types', async (t) => {
     const before = await countUsers(app);
     const body = JSON.stringify(doc({ email: 'media@example.com', password: 'long enough' }));
-    for (const type of ['application/json', 'text/plain', 'application/vnd.api+json; charset=utf-8', 'application/vnd.api+json; ext=x']) {
+    for (const type of [
+      'application/json',
+      'text/plain',
+      'application/vnd.api+json; charset=utf-8',
+      'application/vnd.api+json; ext=x',
+    ]) {
       const res = await call(app, { method: 'POST', url: '/v1/users', body, headers: { 'content-type': type } });
       expectError(t, res, 415);
     }
-    const noBody = await call(app, { method: 'POST', url: '/v1/users', headers: { 'content-type': 'application/vnd.api+json' } });
+    const noBody = await call(app, {
+      method: 'POST',
+      url: '/v1/users',
+      headers: { 'content-type': 'application/vnd.api+json' },
+    });
     expectError(t, noBody, 400);
     const html = await call(app, { method: 'POST', url: '/v1/users', body, headers: { accept: 'text/html' } });
     expectError(t, html, 406);

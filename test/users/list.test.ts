@@ -69,7 +69,11 @@ t.test('user list', async (t) => {
     const body = await get('sort=-created-at&page[size]=100');
     t.equal(body.data.length, total);
     const times = body.data.map((u: { attributes: Record<string, string> }) => Date.parse(u.attributes['created-at']));
-    t.same(times, [...times].sort((a, b) => b - a), 'descending');
+    t.same(
+      times,
+      [...times].sort((a, b) => b - a),
+      'descending',
+    );
     t.equal(body.data[0].id, admin.id, 'the admin registered last');
     const ascending = await get('sort=created-at&page[size]=100');
     t.same(emails(ascending), emails(body).reverse(), 'created-at is the exact reverse');
@@ -78,7 +82,12 @@ t.test('user list', async (t) => {
   t.test('sort by several keys', async (t) => {
     const body = await get('sort=-is-admin,email&page[size]=5');
     t.equal(body.data[0].id, admin.id, 'admins first');
-    t.same(emails(body).slice(1), ['seed01@example.com', 'seed02@example.com', 'seed03@example.com', 'seed04@example.com']);
+    t.same(emails(body).slice(1), [
+      'seed01@example.com',
+      'seed02@example.com',
+      'seed03@example.com',
+      'seed04@example.com',
+    ]);
     const byName = await get('sort=name,-email&page[size]=2');
     t.same(emails(byName), ['seed25@Five.example.org', 'seed24@example.com'], 'Seed 75 < Seed 76 < ...');
   });
@@ -90,14 +99,27 @@ t.test('user list', async (t) => {
     const eqCase = await get(filterParam([{ name: 'email', op: 'eq', val: 'SEED07@example.com' }]));
     t.same(eqCase.meta, { count: 0 }, 'eq compares exactly');
     const ilike = await get(`${filterParam([{ name: 'email', op: 'ilike', val: '%@five.EXAMPLE.org' }])}&sort=email`);
-    t.same(emails(ilike), ['seed05@Five.example.org', 'seed10@Five.example.org', 'seed15@Five.example.org', 'seed20@Five.example.org', 'seed25@Five.example.org']);
+    t.same(emails(ilike), [
+      'seed05@Five.example.org',
+      'seed10@Five.example.org',
+      'seed15@Five.example.org',
+      'seed20@Five.example.org',
+      'seed25@Five.example.org',
+    ]);
     t.same(ilike.meta, { count: 5 });
     const like = await get(filterParam([{ name: 'email', op: 'like', val: '%@five.example.org' }]));
     t.same(like.meta, { count: 0 }, 'like keeps case');
   });
 
   t.test('filter with pagination: count and links follow the filter', async (t) => {
-    const filter = [{ or: [{ name: 'email', op: 'ilike', val: '%five%' }, { name: 'is-admin', op: 'eq', val: true }] }];
+    const filter = [
+      {
+        or: [
+          { name: 'email', op: 'ilike', val: '%five%' },
+          { name: 'is-admin', op: 'eq', val: true },
+        ],
+      },
+    ];
     const body = await get(`${filterParam(filter)}&page[size]=4&page[number]=2&sort=-created-at`);
     t.same(body.meta, { count: 6 });
     t.same(emails(body), ['seed10@Five.example.org', 'seed05@Five.example.org']);

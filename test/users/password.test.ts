@@ -17,7 +17,9 @@ t.test('password', async (t) => {
 
   t.test('is stored as an argon2id hash, never as sent', async (t) => {
     const user = await seedUser(app);
-    const [row] = await app.sql<{ password_hash: string }[]>`select password_hash from users where id = ${Number(user.id)}`;
+    const [row] = await app.sql<
+      { password_hash: string }[]
+    >`select password_hash from users where id = ${Number(user.id)}`;
     t.match(row!.password_hash, /^\$argon2id\$/);
     t.notOk(row!.password_hash.includes(user.password));
   });
@@ -68,7 +70,10 @@ t.test('password', async (t) => {
       [{ or: [{ name: 'email', op: 'eq', val: 'a@b.c' }, { not: { name: 'password', op: 'eq', val: 'x' } }] }],
     ];
     for (const filter of filters) {
-      const res = await call(app, { url: `/v1/users?filter=${encodeURIComponent(JSON.stringify(filter))}`, token: admin.token });
+      const res = await call(app, {
+        url: `/v1/users?filter=${encodeURIComponent(JSON.stringify(filter))}`,
+        token: admin.token,
+      });
       expectError(t, res, 400, { parameter: 'filter' });
     }
     for (const sort of ['password', '-password', 'password-hash', 'passwordHash', 'email,password']) {
@@ -85,21 +90,24 @@ t.test('password', async (t) => {
     expectError(t, include, 400, { parameter: 'include' });
   });
 
-  t.test('a PATCH by the user themself is refused: the password changes where the current one is asked for', async (t) => {
-    const user = await seedUser(app);
-    const res = await call(app, {
-      method: 'PATCH',
-      url: `/v1/users/${user.id}`,
-      token: user.token,
-      body: { data: { type: 'user', id: user.id, attributes: { password: 'my new password', name: 'Taken' } } },
-    });
-    expectError(t, res, 403, { pointer: '/data/attributes/password', detail: /POST \/v1\/auth\/change-password/ });
-    t.type(await login(app, user.email, user.password), 'string', 'the old password still works');
-    const [row] = await app.sql<{ name: string | null }[]>`select name from users where id = ${Number(user.id)}`;
-    t.equal(row!.name, null, 'nothing of the request was written');
-  });
+  t.test(
+    'a PATCH by the user themself is refused: the password changes where the current one is asked for',
+    async (t) => {
+      const user = await seedUser(app);
+      const res = await call(app, {
+        method: 'PATCH',
+        url: `/v1/users/${user.id}`,
+        token: user.token,
+        body: { data: { type: 'user', id: user.id, attributes: { password: 'my new password', name: 'Taken' } } },
+      });
+      expectError(t, res, 403, { pointer: '/data/attributes/password', detail: /POST \/v1\/auth\/change-password/ });
+      t.type(await login(app, user.email, user.password), 'string', 'the old password still works');
+      const [row] = await app.sql<{ name: string | null }[]>`select name from users where id = ${Number(user.id)}`;
+      t.equal(row!.name, null, 'nothing of the request was written');
+    },
+  );
 
-  t.test('an administrator may reset another user\'s password', async (t) => {
+  t.test("an administrator may reset another user's password", async (t) => {
     const user = await seedUser(app);
     const res = await call(app, {
       method: 'PATCH',

@@ -47,7 +47,7 @@ t.test('user routes × callers', async (t) => {
         const target = await seedUser(app, { admin: targetKind === 'admin', superAdmin: targetKind === 'super' });
         const token = tokenOf(who, target);
         const detail = `/v1/users/${target.id}`;
-        let res;
+        let res: Awaited<ReturnType<typeof call>>;
         switch (route) {
           case 'list':
             res = await call(app, { url: '/v1/users', token });
@@ -57,7 +57,9 @@ t.test('user routes × callers', async (t) => {
               method: 'POST',
               url: '/v1/users',
               token,
-              body: { data: { type: 'user', attributes: { email: `new-${target.id}@example.com`, password: 'long enough' } } },
+              body: {
+                data: { type: 'user', attributes: { email: `new-${target.id}@example.com`, password: 'long enough' } },
+              },
             });
             break;
           case 'get':
@@ -97,14 +99,21 @@ t.test('user routes × callers', async (t) => {
         // The row tells whether a refused write changed anything.
         const after = await call(app, { url: detail, token: shared.super.token });
         if (route === 'patch') {
-          t.equal(after.body.data.attributes.name, expected === 200 ? `renamed by ${who}` : null, 'name written only when allowed');
+          t.equal(
+            after.body.data.attributes.name,
+            expected === 200 ? `renamed by ${who}` : null,
+            'name written only when allowed',
+          );
         } else if (route === 'delete') {
           t.equal(after.status, expected === 200 ? 404 : 200, 'deleted only when allowed');
         } else if (route === 'get' && expected === 200) {
           t.equal(res.body.data.id, target.id);
           t.equal(res.body.data.attributes.email, target.email);
         } else if (route === 'list' && expected === 200) {
-          t.ok(res.body.data.some((u: { id: string }) => u.id === target.id), 'list holds the target');
+          t.ok(
+            res.body.data.some((u: { id: string }) => u.id === target.id),
+            'list holds the target',
+          );
         } else if (route === 'create' && expected === 201) {
           t.equal(res.body.data.attributes['is-admin'], false);
         } else if (expected === 200) {

@@ -6,15 +6,51 @@ import { countUsers, createUser, expectError, login } from '../helpers/users.js'
 const register = (attributes: Record<string, unknown>) => ({ data: { type: 'user', attributes } });
 
 const ATTRIBUTES = [
-  'email', 'name', 'first-name', 'last-name', 'details', 'contact', 'avatar-url', 'facebook-url', 'twitter-url',
-  'instagram-url', 'google-plus-url', 'original-image-url', 'thumbnail-image-url', 'small-image-url',
-  'icon-image-url', 'is-admin', 'is-super-admin', 'is-verified', 'public-name', 'was-registered-with-order', 'created-at',
+  'email',
+  'name',
+  'first-name',
+  'last-name',
+  'details',
+  'contact',
+  'avatar-url',
+  'facebook-url',
+  'twitter-url',
+  'instagram-url',
+  'google-plus-url',
+  'original-image-url',
+  'thumbnail-image-url',
+  'small-image-url',
+  'icon-image-url',
+  'is-admin',
+  'is-super-admin',
+  'is-verified',
+  'public-name',
+  'was-registered-with-order',
+  'created-at',
   'deleted-at',
   // open-event-frontend app/models/user.js
-  'language-prefrence', 'company', 'billing-contact-name', 'billing-phone', 'billing-country', 'billing-state', 'billing-city',
-  'billing-address', 'billing-zip-code', 'billing-tax-info', 'billing-additional-info', 'is-profile-public', 'is-blocked',
-  'is-sales-admin', 'is-marketer', 'last-accessed-at',
-  'is-user-owner', 'is-user-organizer', 'is-user-coorganizer', 'is-user-track-organizer', 'is-user-moderator', 'is-user-registrar',
+  'language-prefrence',
+  'company',
+  'billing-contact-name',
+  'billing-phone',
+  'billing-country',
+  'billing-state',
+  'billing-city',
+  'billing-address',
+  'billing-zip-code',
+  'billing-tax-info',
+  'billing-additional-info',
+  'is-profile-public',
+  'is-blocked',
+  'is-sales-admin',
+  'is-marketer',
+  'last-accessed-at',
+  'is-user-owner',
+  'is-user-organizer',
+  'is-user-coorganizer',
+  'is-user-track-organizer',
+  'is-user-moderator',
+  'is-user-registrar',
 ].sort();
 
 t.test('registration', async (t) => {
@@ -66,7 +102,11 @@ t.test('registration', async (t) => {
     const existing = await createUser(app);
     for (const email of [existing.email, existing.email.toUpperCase()]) {
       const rows = await countUsers(app);
-      const res = await call(app, { method: 'POST', url: '/v1/users', body: register({ email, password: 'another password' }) });
+      const res = await call(app, {
+        method: 'POST',
+        url: '/v1/users',
+        body: register({ email, password: 'another password' }),
+      });
       expectError(t, res, 409, { pointer: '/data/attributes/email', detail: 'A user with this email already exists' });
       t.equal(await countUsers(app), rows, `nothing written for ${email}`);
     }
@@ -90,10 +130,18 @@ t.test('registration', async (t) => {
   t.test('a password shorter than 8 characters is 422', async (t) => {
     const rows = await countUsers(app);
     for (const password of ['', 'a', 'seven77']) {
-      const res = await call(app, { method: 'POST', url: '/v1/users', body: register({ email: 'short@example.com', password }) });
+      const res = await call(app, {
+        method: 'POST',
+        url: '/v1/users',
+        body: register({ email: 'short@example.com', password }),
+      });
       expectError(t, res, 422, { pointer: '/data/attributes/password' });
     }
-    const ok = await call(app, { method: 'POST', url: '/v1/users', body: register({ email: 'eight@example.com', password: '8 chars!' }) });
+    const ok = await call(app, {
+      method: 'POST',
+      url: '/v1/users',
+      body: register({ email: 'eight@example.com', password: '8 chars!' }),
+    });
     t.equal(ok.status, 201, 'exactly 8 is enough');
     t.equal(await countUsers(app), rows + 1);
   });
@@ -113,7 +161,11 @@ t.test('registration', async (t) => {
   t.test('an invalid email is 422 pointing at email', async (t) => {
     const rows = await countUsers(app);
     for (const email of ['', 'plain', 'a@', '@b.com', 'a b@c.com', 'a@b@c.com', `${'x'.repeat(250)}@example.com`]) {
-      const res = await call(app, { method: 'POST', url: '/v1/users', body: register({ email, password: 'long enough' }) });
+      const res = await call(app, {
+        method: 'POST',
+        url: '/v1/users',
+        body: register({ email, password: 'long enough' }),
+      });
       expectError(t, res, 422, { pointer: '/data/attributes/email' });
     }
     t.equal(await countUsers(app), rows);
@@ -123,7 +175,11 @@ t.test('registration', async (t) => {
     const rows = await countUsers(app);
     const noEmail = await call(app, { method: 'POST', url: '/v1/users', body: register({ password: 'long enough' }) });
     expectError(t, noEmail, 422, { pointer: '/data/attributes/email' });
-    const noPassword = await call(app, { method: 'POST', url: '/v1/users', body: register({ email: 'np@example.com' }) });
+    const noPassword = await call(app, {
+      method: 'POST',
+      url: '/v1/users',
+      body: register({ email: 'np@example.com' }),
+    });
     expectError(t, noPassword, 422, { pointer: '/data/attributes/password' });
     t.equal(await countUsers(app), rows);
   });
@@ -138,7 +194,11 @@ t.test('registration', async (t) => {
     t.equal(res.body.data.attributes.email, 'padded@example.com');
     const [row] = await app.sql`select email from users where id = ${Number(res.body.data.id)}`;
     t.equal(row!.email, 'padded@example.com', 'stored trimmed');
-    const again = await call(app, { method: 'POST', url: '/v1/users', body: register({ email: ' Padded@Example.com', password: 'long enough' }) });
+    const again = await call(app, {
+      method: 'POST',
+      url: '/v1/users',
+      body: register({ email: ' Padded@Example.com', password: 'long enough' }),
+    });
     expectError(t, again, 409, { pointer: '/data/attributes/email' });
     t.type(await login(app, 'padded@example.com', 'long enough'), 'string');
   });

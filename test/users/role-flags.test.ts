@@ -78,7 +78,12 @@ t.test('role flags', async (t) => {
       } else {
         // A caller who may not touch the account at all is refused before the flags are looked at.
         const flagRefusal = expected === 403 && who !== 'other';
-        expectError(t, res, expected, flagRefusal ? { pointer: `/data/attributes/${flag}`, detail: 'Super admin access is required' } : {});
+        expectError(
+          t,
+          res,
+          expected,
+          flagRefusal ? { pointer: `/data/attributes/${flag}`, detail: 'Super admin access is required' } : {},
+        );
         t.same(after, before, 'flags unchanged');
         const [row] = await app.sql`select name from users where id = ${Number(target.id)}`;
         t.equal(row!.name, null, 'nothing else written either');

@@ -23,7 +23,11 @@ t.test('soft delete', async (t) => {
     const res = await call(app, { method: 'DELETE', url: `/v1/users/${user.id}`, token: user.token });
     t.equal(res.status, 200);
     t.equal(res.headers['content-type'], JSONAPI);
-    t.same(res.body, { meta: { message: 'Object successfully deleted' }, jsonapi: { version: '1.0' } }, 'exactly the delete document');
+    t.same(
+      res.body,
+      { meta: { message: 'Object successfully deleted' }, jsonapi: { version: '1.0' } },
+      'exactly the delete document',
+    );
 
     t.equal(await countUsers(app), rows, 'the row is kept');
     const [row] = await app.sql<{ deleted_at: string | null; email: string }[]>`
@@ -32,7 +36,9 @@ t.test('soft delete', async (t) => {
     t.ok(Math.abs(Date.parse(row!.deleted_at!) - Date.now()) < 60_000, 'to the time of deletion');
     t.equal(row!.email, user.email, 'the record is otherwise intact');
 
-    expectError(t, await call(app, { url: `/v1/users/${user.id}`, token: admin.token }), 404, { detail: 'Object not found.' });
+    expectError(t, await call(app, { url: `/v1/users/${user.id}`, token: admin.token }), 404, {
+      detail: 'Object not found.',
+    });
     const after = await listed();
     t.notOk(after.ids.includes(user.id), 'hidden from the admin list');
     t.equal(after.count, before.count - 1, 'and from meta.count');
@@ -57,8 +63,14 @@ t.test('soft delete', async (t) => {
     });
     expectError(t, stalePublic, 401, { detail: 'The account of this token no longer exists' });
 
-    const relogin = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email: user.email, password: user.password } });
-    expectAuthError(t, { status: relogin.statusCode, headers: relogin.headers, body: relogin.json() }, 401, { detail: 'Invalid credentials' });
+    const relogin = await app.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      payload: { email: user.email, password: user.password },
+    });
+    expectAuthError(t, { status: relogin.statusCode, headers: relogin.headers, body: relogin.json() }, 401, {
+      detail: 'Invalid credentials',
+    });
   });
 
   t.test('the address can be registered again, as a new account', async (t) => {
@@ -74,16 +86,24 @@ t.test('soft delete', async (t) => {
     const token = await login(app, user.email, 'second life');
     const self = await call(app, { url: `/v1/users/${res.body.data.id}`, token });
     t.equal(self.status, 200, 'the new token names the new account');
-    const [{ n }] = await app.sql<{ n: number }[]>`select count(*)::int as n from users where lower(email) = lower(${user.email})`;
+    const [{ n }] = await app.sql<
+      { n: number }[]
+    >`select count(*)::int as n from users where lower(email) = lower(${user.email})`;
     t.equal(n, 2, 'the deleted row is still there beside the new one');
-    const oldLogin = await app.inject({ method: 'POST', url: '/auth/session', payload: { email: user.email, password: user.password } });
+    const oldLogin = await app.inject({
+      method: 'POST',
+      url: '/auth/session',
+      payload: { email: user.email, password: user.password },
+    });
     t.equal(oldLogin.statusCode, 401, 'the old password belongs to the deleted account');
   });
 
   t.test('a deleted account cannot be deleted, changed or read again', async (t) => {
     const user = await seedUser(app);
     t.equal((await call(app, { method: 'DELETE', url: `/v1/users/${user.id}`, token: admin.token })).status, 200);
-    const [{ deleted_at: first }] = await app.sql<{ deleted_at: string }[]>`select deleted_at from users where id = ${Number(user.id)}`;
+    const [{ deleted_at: first }] = await app.sql<
+      { deleted_at: string }[]
+    >`select deleted_at from users where id = ${Number(user.id)}`;
     expectError(t, await call(app, { method: 'DELETE', url: `/v1/users/${user.id}`, token: admin.token }), 404);
     const patch = await call(app, {
       method: 'PATCH',

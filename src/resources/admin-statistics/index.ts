@@ -1,9 +1,25 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { and, count, countDistinct, eq, gte, isNull, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { eventRoles, events, groups, mails, orders, sessions, userFollowGroups, users } from '../../../db/schema/index.js';
+import {
+  eventRoles,
+  events,
+  groups,
+  mails,
+  orders,
+  sessions,
+  userFollowGroups,
+  users,
+} from '../../../db/schema/index.js';
 import { requireStaff } from '../../auth/caller.js';
-import { API_PREFIX, badRequest, compatibilityParameters, jsonapiMember as jsonapi, notFound, operation } from '../../jsonapi/index.js';
+import {
+  API_PREFIX,
+  badRequest,
+  compatibilityParameters,
+  jsonapiMember as jsonapi,
+  notFound,
+  operation,
+} from '../../jsonapi/index.js';
 
 const TAG = 'Admin statistics';
 
@@ -16,7 +32,9 @@ const StatisticsQuery = Type.Object(
   {
     ...compatibilityParameters,
     filter: Type.Optional(Type.String({ maxLength: 1000, description: 'optional: [{"name":"id","op":"eq","val":1}]' })),
-    'filterOptions[name]': Type.Optional(Type.String({ maxLength: 64, description: 'optional, with op and val: `id`' })),
+    'filterOptions[name]': Type.Optional(
+      Type.String({ maxLength: 64, description: 'optional, with op and val: `id`' }),
+    ),
     'filterOptions[op]': Type.Optional(Type.String({ maxLength: 64, description: 'optional: `eq`' })),
     'filterOptions[val]': Type.Optional(Type.String({ maxLength: 64, description: 'optional: `1`' })),
   },
@@ -43,7 +61,10 @@ function checkFilter(query: StatisticsQuery) {
   for (const entry of conditionsOf(query)) {
     const { name, op, val } = (entry ?? {}) as Record<string, unknown>;
     if (name !== 'id' || op !== 'eq' || (typeof val !== 'number' && typeof val !== 'string')) {
-      throw badRequest('Invalid filter: only [{"name":"id","op":"eq","val":1}] is supported here', query.filter === undefined ? 'filterOptions' : 'filter');
+      throw badRequest(
+        'Invalid filter: only [{"name":"id","op":"eq","val":1}] is supported here',
+        query.filter === undefined ? 'filterOptions' : 'filter',
+      );
     }
     if (String(val) !== '1') throw notFound();
   }
@@ -95,7 +116,9 @@ const statistics: Statistic[] = [
     type: 'admin-statistics-event',
     name: 'AdminStatisticsEvent',
     summary: 'Events by state',
-    attributes: counts(['draft', 'published', 'past'], (n) => (n === 'past' ? 'events that have ended' : `events in state ${n} that have not ended`)),
+    attributes: counts(['draft', 'published', 'past'], (n) =>
+      n === 'past' ? 'events that have ended' : `events in state ${n} that have not ended`,
+    ),
     async compute(app) {
       const ended = sql`${events.endsAt} <= now()`;
       const [row] = await app.db
@@ -127,7 +150,10 @@ const statistics: Statistic[] = [
           })
           .from(users)
           .where(isNull(users.deletedAt)),
-        app.db.select({ n: countDistinct(events.ownerId) }).from(events).where(live),
+        app.db
+          .select({ n: countDistinct(events.ownerId) })
+          .from(events)
+          .where(live),
         holders(app, 'organizer'),
         holders(app, 'coorganizer'),
         holders(app, 'track_organizer'),
@@ -156,8 +182,13 @@ const statistics: Statistic[] = [
     type: 'admin-statistics-group',
     name: 'AdminStatisticsGroup',
     summary: 'Groups, their follows and their events',
-    attributes: counts(['groups', 'followers', 'group-events'], (n) =>
-      ({ groups: 'live groups', followers: 'follows of live groups', 'group-events': 'live events in a live group' })[n]!),
+    attributes: counts(
+      ['groups', 'followers', 'group-events'],
+      (n) =>
+        ({ groups: 'live groups', followers: 'follows of live groups', 'group-events': 'live events in a live group' })[
+          n
+        ]!,
+    ),
     async compute(app) {
       const live = sql`(select ${groups.id} from ${groups} where ${groups.deletedAt} is null)`;
       const [row] = await app.db.execute<{ groups: number; followers: number; group_events: number }>(sql`select
@@ -206,7 +237,12 @@ export default async function adminStatisticsRoutes(app: FastifyInstance) {
   for (const stat of statistics) {
     const self = `${API_PREFIX}/admin/statistics/${stat.path}`;
     const resource = Type.Object(
-      { type: Type.Literal(stat.type), id: Type.Literal('1'), attributes: stat.attributes, links: Type.Ref('ResourceLinks') },
+      {
+        type: Type.Literal(stat.type),
+        id: Type.Literal('1'),
+        attributes: stat.attributes,
+        links: Type.Ref('ResourceLinks'),
+      },
       { $id: stat.name },
     );
     const document = Type.Object(

@@ -46,7 +46,12 @@ const details: Record<string, AttributeSpec> = {
   'tag-id': optionalInteger('tagId', 'a tag of the ticket holder'),
   'complex-field-values': {
     column: 'complexFieldValues',
-    schema: Nullable(Type.Record(Type.String({ maxLength: 255 }), Type.Unknown(), { maxProperties: 200, description: 'answers to custom form fields' })),
+    schema: Nullable(
+      Type.Record(Type.String({ maxLength: 255 }), Type.Unknown(), {
+        maxProperties: 200,
+        description: 'answers to custom form fields',
+      }),
+    ),
   },
   'same-as-buyer': flag('sameAsBuyer', 'whether the holder is the buyer (default false)'),
   'accept-receive-emails': flag('acceptReceiveEmails', 'consent to e-mails'),
@@ -75,14 +80,30 @@ export const attendeeResource = defineResource({
     'is-checked-in': flag('isCheckedIn', 'checked in at the event; set by organizers'),
     'checkin-times': text('checkinTimes', 10_000, 'check-in times, comma-separated; set by organizers'),
     'checkout-times': text('checkoutTimes', 10_000, 'check-out times, comma-separated; set by organizers'),
-    'pdf-url': { column: 'pdfUrl', schema: Nullable(Type.String({ description: 'the ticket as PDF, when generated' })), readOnly: true },
+    'pdf-url': {
+      column: 'pdfUrl',
+      schema: Nullable(Type.String({ description: 'the ticket as PDF, when generated' })),
+      readOnly: true,
+    },
     'created-at': createdAt,
     'deleted-at': deletedAt,
   },
   relationships: {
     event: eventOf,
-    order: { kind: 'toOne', type: 'order', column: 'orderId', within: 'event', description: 'the order the ticket belongs to' },
-    ticket: { kind: 'toOne', type: 'ticket', column: 'ticketId', within: 'event', description: 'the kind of ticket held' },
+    order: {
+      kind: 'toOne',
+      type: 'order',
+      column: 'orderId',
+      within: 'event',
+      description: 'the order the ticket belongs to',
+    },
+    ticket: {
+      kind: 'toOne',
+      type: 'ticket',
+      column: 'ticketId',
+      within: 'event',
+      description: 'the kind of ticket held',
+    },
     user: { kind: 'toOne', type: 'user', column: 'userId', description: "the holder's user account, if any" },
   },
   policy: attendeePolicy,

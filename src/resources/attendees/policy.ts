@@ -22,7 +22,11 @@ async function orderOf(ctx: Ctx, id: unknown) {
   return row;
 }
 
-const COLUMN: Record<string, string> = { 'is-checked-in': 'isCheckedIn', 'checkin-times': 'checkinTimes', 'checkout-times': 'checkoutTimes' };
+const COLUMN: Record<string, string> = {
+  'is-checked-in': 'isCheckedIn',
+  'checkin-times': 'checkinTimes',
+  'checkout-times': 'checkoutTimes',
+};
 
 /** A check-in member sent by someone else than the event's staff must leave it as it is (or unset, on create). */
 function checkInByStaff(input: WriteInput, current?: Row) {
@@ -55,7 +59,9 @@ export const attendeePolicy: Policy = {
     const caller = loggedIn(ctx);
     if (row.userId === caller.id || (await holdsRole(ctx, row.eventId as number, 'coorganizer'))) return;
     if ((await orderOf(ctx, row.orderId))?.userId === caller.id) return;
-    throw forbidden('Only the buyer, the ticket holder, the organizers of the event or an administrator may see this ticket holder');
+    throw forbidden(
+      'Only the buyer, the ticket holder, the organizers of the event or an administrator may see this ticket holder',
+    );
   },
   async create(ctx, input) {
     const caller = loggedIn(ctx);
@@ -67,7 +73,8 @@ export const attendeePolicy: Policy = {
     const order = input.relationships.order ? await orderOf(ctx, input.relationships.order) : undefined;
     if (!order || order.userId !== caller.id)
       throw forbidden("Ticket holders are added by the event's organizers, or by the buyer to an open order of theirs");
-    if (!OPEN.includes(order.status)) throw forbidden(`The order is ${order.status}; only organizers may change it now`);
+    if (!OPEN.includes(order.status))
+      throw forbidden(`The order is ${order.status}; only organizers may change it now`);
   },
   async update(ctx, row, input) {
     const caller = loggedIn(ctx);
@@ -75,7 +82,8 @@ export const attendeePolicy: Policy = {
     const order = await orderOf(ctx, row.orderId);
     if (!order || order.userId !== caller.id)
       throw forbidden('Only the buyer, the organizers of the event or an administrator may change this ticket holder');
-    if (!OPEN.includes(order.status)) throw forbidden(`The order is ${order.status}; only organizers may change it now`);
+    if (!OPEN.includes(order.status))
+      throw forbidden(`The order is ${order.status}; only organizers may change it now`);
     if (input.relationships.order !== undefined && String(input.relationships.order) !== String(row.orderId))
       throw forbidden('Only organizers move a ticket holder to another order', '/data/relationships/order');
     checkInByStaff(input, row);

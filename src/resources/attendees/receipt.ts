@@ -15,7 +15,7 @@ export interface ReceiptOrder {
 }
 
 const money = (amount: number) => amount.toFixed(2);
-const when = (date: Date | null) => (date ? date.toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '');
+const when = (date: Date | null) => (date ? `${date.toISOString().replace('T', ' ').slice(0, 16)} UTC` : '');
 
 /** The receipt document attached to every receipt mail: a self-contained HTML page. */
 export function receiptHtml(order: ReceiptOrder): string {

@@ -89,7 +89,12 @@ export default async function sendReceiptRoute(app: FastifyInstance, { config }:
       }
       if (order.status !== 'completed') throw conflict('Cannot send receipt for an incomplete order');
       const mails = receiptMails({ ...order, attendees: [...order.attendees, ...order.holders] });
-      await takeMails(app.db, limits, mails.map((m) => m.to.address), request.ip);
+      await takeMails(
+        app.db,
+        limits,
+        mails.map((m) => m.to.address),
+        request.ip,
+      );
       for (const mail of mails) await app.mailer.send(mail);
       return { message: 'receipt sent to attendees' as const };
     },

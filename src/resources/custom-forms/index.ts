@@ -1,13 +1,31 @@
 import { customForms } from '../../../db/schema/index.js';
 import { Nullable, defineResource } from '../../jsonapi/index.js';
-import { choice, eventOf, flexibleBoolean, optionalInteger, optionalText, position, requiredText } from '../attributes.js';
+import {
+  choice,
+  eventOf,
+  flexibleBoolean,
+  optionalInteger,
+  optionalText,
+  position,
+  requiredText,
+} from '../attributes.js';
 import { translations } from '../form-values.js';
 import { checkBounds } from './bounds.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 
 const FORMS = ['attendee', 'session', 'speaker'] as const;
 const TYPES = [
-  'text', 'checkbox', 'select', 'file', 'image', 'email', 'number', 'paragraph', 'richtextlink', 'boolean', 'year',
+  'text',
+  'checkbox',
+  'select',
+  'file',
+  'image',
+  'email',
+  'number',
+  'paragraph',
+  'richtextlink',
+  'boolean',
+  'year',
 ] as const;
 
 export const customFormResource = defineResource({
@@ -18,12 +36,12 @@ export const customFormResource = defineResource({
   name: 'CustomForm',
   tag: 'Custom forms',
   description:
-    'A field of one of an event\'s forms (attendee, session or speaker). Logged-in users read them; the ' +
-    "event's organizers and coorganizers write them. Boolean attributes also accept \"true\"/\"false\".",
+    "A field of one of an event's forms (attendee, session or speaker). Logged-in users read them; the " +
+    'event\'s organizers and coorganizers write them. Boolean attributes also accept "true"/"false".',
   table: customForms,
   attributes: {
     form: { column: 'form', schema: choice(FORMS, 'the form the field belongs to'), required: true },
-    'field-identifier': requiredText('fieldIdentifier', 255, 'unique within the event\'s form'),
+    'field-identifier': requiredText('fieldIdentifier', 255, "unique within the event's form"),
     type: { column: 'type', schema: choice(TYPES, 'kind of input (default text)') },
     name: optionalText('name', 255),
     description: optionalText('description', 10_000),
@@ -33,9 +51,16 @@ export const customFormResource = defineResource({
     'is-public': flexibleBoolean('isPublic', 'answers are shown publicly'),
     // The form editor's new fields carry no position (app/models/custom-form.js:75): null means 0.
     position: { ...position, input: Nullable(position.schema), write: (value) => ({ position: value ?? 0 }) },
-    'is-complex': flexibleBoolean('isComplex', "a field the organizers added (answers go to the record's complex-field-values)"),
+    'is-complex': flexibleBoolean(
+      'isComplex',
+      "a field the organizers added (answers go to the record's complex-field-values)",
+    ),
     'is-allow-edit': flexibleBoolean('isAllowEdit', 'answers may be changed after submission'),
-    'form-id': optionalText('formId', 255, 'identifier of the form the field belongs to (the front end\'s formID; default empty)'),
+    'form-id': optionalText(
+      'formId',
+      255,
+      "identifier of the form the field belongs to (the front end's formID; default empty)",
+    ),
     min: optionalInteger('min', 'least length or value of an answer (default 0)'),
     max: optionalInteger('max', 'greatest length or value of an answer (default 10); not below min'),
     translations,
@@ -50,7 +75,7 @@ export const customFormResource = defineResource({
   unique: {
     custom_forms_field_key: {
       pointer: '/data/attributes/field-identifier',
-      detail: 'The event\'s form already has a field with this identifier',
+      detail: "The event's form already has a field with this identifier",
     },
   },
 });

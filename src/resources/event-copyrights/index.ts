@@ -25,7 +25,10 @@ export const eventCopyrightResource = defineResource({
     'holder-url': optionalUrl('holderUrl'),
     licence: requiredText('licence', 255),
     'licence-url': optionalUrl('licenceUrl'),
-    year: { column: 'year', schema: Nullable(Type.Integer({ minimum: 1900, maximum: 9999, description: '1900 to the current year' })) },
+    year: {
+      column: 'year',
+      schema: Nullable(Type.Integer({ minimum: 1900, maximum: 9999, description: '1900 to the current year' })),
+    },
     'logo-url': optionalUrl('logoUrl'),
     'deleted-at': deletedAt,
   },
@@ -36,6 +39,9 @@ export const eventCopyrightResource = defineResource({
     beforeUpdate: (_ctx, _row, values) => checkYear(values),
   },
   unique: {
-    event_copyrights_event_id_key: { pointer: '/data/relationships/event', detail: 'The event already has a copyright' },
+    event_copyrights_event_id_key: {
+      pointer: '/data/relationships/event',
+      detail: 'The event already has a copyright',
+    },
   },
 });

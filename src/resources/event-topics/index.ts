@@ -48,4 +48,3 @@ export const eventTopicResource = defineResource({
   },
   policy: staffWritten,
 });
-

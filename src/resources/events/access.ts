@@ -22,7 +22,14 @@ export const MEMBER_ROLES = ['track_organizer', 'registrar', 'moderator'] as con
 export type EventRole = 'owner' | 'organizer' | 'coorganizer' | (typeof MEMBER_ROLES)[number];
 
 /** The rights each role gives, from the weakest; members of the team have none. */
-const RIGHTS: Record<EventRole, number> = { track_organizer: 0, registrar: 0, moderator: 0, coorganizer: 1, organizer: 2, owner: 3 };
+const RIGHTS: Record<EventRole, number> = {
+  track_organizer: 0,
+  registrar: 0,
+  moderator: 0,
+  coorganizer: 1,
+  organizer: 2,
+  owner: 3,
+};
 const LEVELS = { coorganizer: 1, organizer: 2, owner: 3 } as const;
 export type Level = keyof typeof LEVELS;
 const NEEDS: Record<Level, string> = {

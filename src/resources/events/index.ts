@@ -6,7 +6,14 @@ import { loggedIn } from '../../auth/caller.js';
 import { withImageVariants } from '../../images/variants.js';
 import { DateTime, Text, TimeZone, canonicalTimeZone, constant, defineResource } from '../../jsonapi/index.js';
 import {
-  coordinates, createdAt, deletedAt, derivedUrl, optionalText, optionalUrl, recordsOfEvent, requiredText,
+  coordinates,
+  createdAt,
+  deletedAt,
+  derivedUrl,
+  optionalText,
+  optionalUrl,
+  recordsOfEvent,
+  requiredText,
 } from '../attributes.js';
 import { checkPeriod } from '../period.js';
 
@@ -24,7 +31,10 @@ export function newIdentifier(): string {
   return id;
 }
 
-const role = (name: 'organizer' | 'coorganizer' | 'track_organizer' | 'registrar' | 'moderator', description: string) => ({
+const role = (
+  name: 'organizer' | 'coorganizer' | 'track_organizer' | 'registrar' | 'moderator',
+  description: string,
+) => ({
   kind: 'toMany' as const,
   type: 'user',
   through: { table: eventRoles, from: 'eventId', to: 'userId', where: { role: name } },
@@ -68,7 +78,10 @@ export const eventResource = defineResource({
     'icon-image-url': derivedUrl('iconImageUrl', 'icon variant of the event image'),
     'external-event-url': optionalUrl('externalEventUrl'),
     'ticket-url': optionalUrl('ticketUrl'),
-    privacy: { column: 'privacy', schema: Type.Union([Type.Literal('public'), Type.Literal('private')], { default: 'public' }) },
+    privacy: {
+      column: 'privacy',
+      schema: Type.Union([Type.Literal('public'), Type.Literal('private')], { default: 'public' }),
+    },
     state: {
       column: 'state',
       schema: Type.Union([Type.Literal('draft'), Type.Literal('published')], {
@@ -84,10 +97,26 @@ export const eventResource = defineResource({
   relationships: {
     'event-topic': { kind: 'toOne', type: 'event-topic', column: 'eventTopicId' },
     'event-type': { kind: 'toOne', type: 'event-type', column: 'eventTypeId', description: 'the kind of event' },
-    'event-sub-topic': { kind: 'toOne', type: 'event-sub-topic', column: 'eventSubTopicId', description: 'the sub-topic of the event\'s topic' },
+    'event-sub-topic': {
+      kind: 'toOne',
+      type: 'event-sub-topic',
+      column: 'eventSubTopicId',
+      description: "the sub-topic of the event's topic",
+    },
     'event-copyright': { kind: 'toOne', type: 'event-copyright', foreignKey: 'eventId', readOnly: true },
-    'video-stream': { kind: 'toOne', type: 'video-stream', foreignKey: 'eventId', readOnly: true, description: "the event's own video stream" },
-    group: { kind: 'toOne', type: 'group', column: 'groupId', description: 'the group the event is part of; set by the owner of both' },
+    'video-stream': {
+      kind: 'toOne',
+      type: 'video-stream',
+      foreignKey: 'eventId',
+      readOnly: true,
+      description: "the event's own video stream",
+    },
+    group: {
+      kind: 'toOne',
+      type: 'group',
+      column: 'groupId',
+      description: 'the group the event is part of; set by the owner of both',
+    },
     'social-links': recordsOfEvent('social-link', 'links to the event elsewhere'),
     microlocations: recordsOfEvent('microlocation', 'rooms and places of the event'),
     sponsors: recordsOfEvent('sponsor', 'sponsors of the event'),
@@ -101,10 +130,25 @@ export const eventResource = defineResource({
       guard: (ctx, row) => requireRole(ctx, row.id as number, 'coorganizer'),
     },
     tickets: recordsOfEvent('ticket', 'tickets the event sells (hidden ones for its organizers only)', 'event'),
-    tax: { kind: 'toOne', type: 'tax', foreignKey: 'eventId', readOnly: true, description: 'the tax on the tickets, if any' },
-    'speakers-call': { kind: 'toOne', type: 'speakers-call', foreignKey: 'eventId', readOnly: true, description: 'the call for speakers, if any' },
+    tax: {
+      kind: 'toOne',
+      type: 'tax',
+      foreignKey: 'eventId',
+      readOnly: true,
+      description: 'the tax on the tickets, if any',
+    },
+    'speakers-call': {
+      kind: 'toOne',
+      type: 'speakers-call',
+      foreignKey: 'eventId',
+      readOnly: true,
+      description: 'the call for speakers, if any',
+    },
     'stripe-authorization': {
-      kind: 'toOne', type: 'stripe-authorization', foreignKey: 'eventId', readOnly: true,
+      kind: 'toOne',
+      type: 'stripe-authorization',
+      foreignKey: 'eventId',
+      readOnly: true,
       description: 'always null: this server has no Stripe integration',
     },
     attendees: {
@@ -112,17 +156,24 @@ export const eventResource = defineResource({
       guard: (ctx, row) => requireRole(ctx, row.id as number, 'coorganizer'),
     },
     owner: { kind: 'toOne', type: 'user', column: 'ownerId', readOnly: true, description: 'the creator of the event' },
-    'speaker-invites': recordsOfEvent('speaker-invite', "invitations to speak at the event's sessions (see speaker-invite for who reads them)"),
+    'speaker-invites': recordsOfEvent(
+      'speaker-invite',
+      "invitations to speak at the event's sessions (see speaker-invite for who reads them)",
+    ),
     'session-favourites': {
       kind: 'toMany',
       type: 'user-favourite-session',
       through: { table: eventSessionFavourites, from: 'eventId', to: 'favouriteId' },
       readOnly: true,
-      description: "favourites of the event's sessions: the caller's own, all for the event's organizers and coorganizers",
+      description:
+        "favourites of the event's sessions: the caller's own, all for the event's organizers and coorganizers",
     },
     organizers: role('organizer', 'organizers: owner rights except managing roles; only the owner changes them'),
     coorganizers: role('coorganizer', 'coorganizers edit the event and its records; only the owner changes them'),
-    'track-organizers': role('track_organizer', 'track organizers see the event while it is a draft; only the owner changes them'),
+    'track-organizers': role(
+      'track_organizer',
+      'track organizers see the event while it is a draft; only the owner changes them',
+    ),
     registrars: role('registrar', 'registrars see the event while it is a draft; only the owner changes them'),
     moderators: role('moderator', 'moderators see the event while it is a draft; only the owner changes them'),
     roles: {
@@ -147,9 +198,14 @@ export const eventResource = defineResource({
       description:
         'Published public events that have not ended (the home page of the Open Event front end), soonest first. ' +
         'Readable by everyone, like every published event.',
-      where: (_ctx, t) => and(eq(t.state!, constant('published')), eq(t.privacy!, constant('public')), gt(t.endsAt!, sql`now()`)),
+      where: (_ctx, t) =>
+        and(eq(t.state!, constant('published')), eq(t.privacy!, constant('public')), gt(t.endsAt!, sql`now()`)),
       sort: 'starts-at',
-      params: { upcoming: Type.Optional(Type.String({ maxLength: 16, description: 'sent by the Open Event front end (`true`); no effect' })) },
+      params: {
+        upcoming: Type.Optional(
+          Type.String({ maxLength: 16, description: 'sent by the Open Event front end (`true`); no effect' }),
+        ),
+      },
       volatile: true,
     },
   },

@@ -2,7 +2,18 @@ import { Type } from '@sinclair/typebox';
 import { and, eq, or, sql } from 'drizzle-orm';
 import { feedback, sessions } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
-import { defineResource, forbidden, integerId, notFound, unprocessable, type Columns, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
+import {
+  defineResource,
+  forbidden,
+  integerId,
+  notFound,
+  unprocessable,
+  type Columns,
+  type Ctx,
+  type Policy,
+  type Row,
+  type WriteInput,
+} from '../../jsonapi/index.js';
 import { deletedAt, optionalText } from '../attributes.js';
 import { inManagedEvent, namedEvent, requireRole, roleIn } from '../events/access.js';
 import { sessionPolicy } from '../sessions/policy.js';
@@ -23,7 +34,13 @@ async function eventOfSession(ctx: Ctx, named: string): Promise<number> {
   const [row] = await ctx.db
     .select({ eventId: sessions.eventId })
     .from(sessions)
-    .where(and(eq(sessions.id, id), sql`${sessions.deletedAt} is null`, sessionPolicy.scope(ctx, sessions as unknown as Columns)))
+    .where(
+      and(
+        eq(sessions.id, id),
+        sql`${sessions.deletedAt} is null`,
+        sessionPolicy.scope(ctx, sessions as unknown as Columns),
+      ),
+    )
     .limit(1);
   if (!row) throw notFound(missing);
   return row.eventId;
@@ -39,7 +56,10 @@ async function checkCreate(ctx: Ctx, input: WriteInput) {
   const caller = loggedIn(ctx);
   const { user, session, event } = input.relationships;
   if (user !== undefined && String(user) !== String(caller.id))
-    throw forbidden('Feedback is written by its author only: name yourself as its user, or leave user out', '/data/relationships/user');
+    throw forbidden(
+      'Feedback is written by its author only: name yourself as its user, or leave user out',
+      '/data/relationships/user',
+    );
   input.relationships.user = String(caller.id);
   if (typeof session === 'string') {
     const eventId = await eventOfSession(ctx, session);
@@ -84,7 +104,7 @@ export const feedbackResource = defineResource({
   name: 'Feedback',
   tag: 'Feedback',
   description:
-    "A rating (1 to 5, rounded to halves) with an optional comment, of a session or of an event. The caller is its " +
+    'A rating (1 to 5, rounded to halves) with an optional comment, of a session or of an event. The caller is its ' +
     "author. Organizers and coorganizers rate their event's sessions (one live feedback per user and session); any " +
     'signed-in user who sees an event rates the event itself (one per user and event). Authors read, change and ' +
     "delete their own; organizers and coorganizers read all of their event's. A session's average-rating is the " +
@@ -102,7 +122,13 @@ export const feedbackResource = defineResource({
     'deleted-at': deletedAt,
   },
   relationships: {
-    session: { kind: 'toOne', type: 'session', column: 'sessionId', immutable: true, description: 'the session rated; none for feedback on the event' },
+    session: {
+      kind: 'toOne',
+      type: 'session',
+      column: 'sessionId',
+      immutable: true,
+      description: 'the session rated; none for feedback on the event',
+    },
     event: {
       kind: 'toOne',
       type: 'event',
@@ -120,7 +146,10 @@ export const feedbackResource = defineResource({
   },
   policy: feedbackPolicy,
   unique: {
-    feedback_session_user_key: { pointer: '/data/relationships/session', detail: 'You have already rated this session' },
+    feedback_session_user_key: {
+      pointer: '/data/relationships/session',
+      detail: 'You have already rated this session',
+    },
     feedback_event_user_key: { pointer: '/data/relationships/event', detail: 'You have already rated this event' },
   },
 });

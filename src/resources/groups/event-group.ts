@@ -17,5 +17,6 @@ export async function guardGroupChange(ctx: Ctx, row: Row, input: WriteInput) {
   await requireRole(ctx, row.id as number, 'owner');
   if (wanted === null || isStaff(ctx.caller) || typeof wanted !== 'number') return;
   const [group] = await ctx.db.select({ owner: groups.userId }).from(groups).where(eq(groups.id, wanted)).limit(1);
-  if (group && group.owner !== ctx.caller!.id) throw forbidden('Events join only groups their owner owns', '/data/relationships/group');
+  if (group && group.owner !== ctx.caller!.id)
+    throw forbidden('Events join only groups their owner owns', '/data/relationships/group');
 }

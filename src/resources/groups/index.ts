@@ -2,7 +2,18 @@ import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
 import { events, groups, users } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
-import { DateTime, Nullable, Text, defineResource, forbidden, integerId, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
+import {
+  DateTime,
+  Nullable,
+  Text,
+  defineResource,
+  forbidden,
+  integerId,
+  type Ctx,
+  type Policy,
+  type Row,
+  type WriteInput,
+} from '../../jsonapi/index.js';
 import { createdAt, deletedAt, derivedUrl, optionalText, optionalUrl, requiredText } from '../attributes.js';
 import { requireRole } from '../events/access.js';
 
@@ -11,7 +22,11 @@ const SocialLinks = Nullable(
     Type.Object(
       {
         name: Text(255, { description: 'the site, or a custom label' }),
-        link: Type.String({ maxLength: 2048, pattern: '^(https?://.*)?$', description: 'an http(s) URL, or empty while the form is filled in' }),
+        link: Type.String({
+          maxLength: 2048,
+          pattern: '^(https?://.*)?$',
+          description: 'an http(s) URL, or empty while the form is filled in',
+        }),
         is_custom: Type.Optional(Type.Boolean({ description: 'a custom link rather than a known site' })),
       },
       { additionalProperties: false },
@@ -23,7 +38,8 @@ const SocialLinks = Nullable(
 /** The owner of the group or an administrator: 401 without a login, 403 for anyone else. */
 function ownerOrStaff(ctx: Ctx, row: Row) {
   const caller = loggedIn(ctx);
-  if (row.userId !== caller.id && !isStaff(caller)) throw forbidden('Only the owner of the group or an administrator may do this');
+  if (row.userId !== caller.id && !isStaff(caller))
+    throw forbidden('Only the owner of the group or an administrator may do this');
 }
 
 /** Only administrators promote groups; sending the current value back is harmless. */
@@ -42,14 +58,23 @@ async function guardEvents(ctx: Ctx, input: WriteInput, row?: Row) {
   if (!Array.isArray(named)) return;
   const wanted = new Set(named.map((id) => integerId(id)).filter((id): id is number => id !== undefined));
   const current = row
-    ? new Set((await ctx.db.select({ id: events.id }).from(events).where(eq(events.groupId, row.id as number))).map((e) => e.id))
+    ? new Set(
+        (
+          await ctx.db
+            .select({ id: events.id })
+            .from(events)
+            .where(eq(events.groupId, row.id as number))
+        ).map((e) => e.id),
+      )
     : new Set<number>();
   // The relationship endpoint adds (POST) or removes (DELETE) the named events; every other write replaces the list.
   const endpoint = /\/relationships\/events(\?|$)/.test(ctx.request.url) ? ctx.request.method : 'PATCH';
   const moved =
-    endpoint === 'POST' ? [...wanted].filter((id) => !current.has(id))
-    : endpoint === 'DELETE' ? [...wanted].filter((id) => current.has(id))
-    : [...wanted].filter((id) => !current.has(id)).concat([...current].filter((id) => !wanted.has(id)));
+    endpoint === 'POST'
+      ? [...wanted].filter((id) => !current.has(id))
+      : endpoint === 'DELETE'
+        ? [...wanted].filter((id) => current.has(id))
+        : [...wanted].filter((id) => !current.has(id)).concat([...current].filter((id) => !wanted.has(id)));
   for (const id of moved) await requireRole(ctx, id, 'owner', `Related event "${id}" not found`);
 }
 
@@ -59,7 +84,11 @@ const groupPolicy: Policy = {
   read() {},
   async create(ctx, input) {
     const caller = loggedIn(ctx);
-    const [user] = await ctx.db.select({ verified: users.isVerified }).from(users).where(eq(users.id, caller.id)).limit(1);
+    const [user] = await ctx.db
+      .select({ verified: users.isVerified })
+      .from(users)
+      .where(eq(users.id, caller.id))
+      .limit(1);
     if (!user?.verified && !isStaff(caller)) throw forbidden('Verify your email address before you create a group');
     guardPromotion(ctx, input);
     await guardEvents(ctx, input);
@@ -90,18 +119,31 @@ export const groupResource = defineResource({
     'banner-url': optionalUrl('bannerUrl'),
     'thumbnail-image-url': derivedUrl('thumbnailImageUrl', 'thumbnail of the banner'),
     'social-links': { column: 'socialLinks', schema: SocialLinks },
-    'is-promoted': { column: 'isPromoted', schema: Type.Boolean({ description: 'shown first; only administrators change it' }) },
+    'is-promoted': {
+      column: 'isPromoted',
+      schema: Type.Boolean({ description: 'shown first; only administrators change it' }),
+    },
     'follower-count': {
       column: 'followerCount',
       schema: Type.Integer({ minimum: 0, description: 'how many users follow the group' }),
       readOnly: true,
     },
     'created-at': createdAt,
-    'modified-at': { column: 'modifiedAt', schema: DateTime({ description: 'when the group was last changed' }), readOnly: true },
+    'modified-at': {
+      column: 'modifiedAt',
+      schema: DateTime({ description: 'when the group was last changed' }),
+      readOnly: true,
+    },
     'deleted-at': deletedAt,
   },
   relationships: {
-    user: { kind: 'toOne', type: 'user', column: 'userId', readOnly: true, description: 'the owner: the user who created the group' },
+    user: {
+      kind: 'toOne',
+      type: 'user',
+      column: 'userId',
+      readOnly: true,
+      description: 'the owner: the user who created the group',
+    },
     events: {
       kind: 'toMany',
       type: 'event',

@@ -1,7 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { microlocations } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/index.js';
-import { coordinates, deletedAt, eventOf, optionalInteger, optionalText, position, requiredText } from '../attributes.js';
+import {
+  coordinates,
+  deletedAt,
+  eventOf,
+  optionalInteger,
+  optionalText,
+  position,
+  requiredText,
+} from '../attributes.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 import { checkRoomStream } from '../video-streams/index.js';
 
@@ -20,7 +28,10 @@ export const microlocationResource = defineResource({
     room: optionalText('room', 255),
     position,
     'hidden-in-scheduler': { column: 'hiddenInScheduler', schema: Type.Boolean() },
-    'is-chat-enabled': { column: 'isChatEnabled', schema: Type.Boolean({ description: 'the room has a chat (default false)' }) },
+    'is-chat-enabled': {
+      column: 'isChatEnabled',
+      schema: Type.Boolean({ description: 'the room has a chat (default false)' }),
+    },
     'is-global-event-room': {
       column: 'isGlobalEventRoom',
       schema: Type.Boolean({ description: "the room is the event's main room for everyone (default false)" }),
@@ -30,7 +41,12 @@ export const microlocationResource = defineResource({
   relationships: {
     event: eventOf,
     sessions: { kind: 'toMany', type: 'session', foreignKey: 'microlocationId', description: 'sessions held here' },
-    'video-stream': { kind: 'toOne', type: 'video-stream', column: 'videoStreamId', description: 'the online room streaming this room, of the same event' },
+    'video-stream': {
+      kind: 'toOne',
+      type: 'video-stream',
+      column: 'videoStreamId',
+      description: 'the online room streaming this room, of the same event',
+    },
   },
   policy: eventRecordPolicy(),
   hooks: {

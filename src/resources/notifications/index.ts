@@ -6,7 +6,8 @@ import { DateTime, Text, defineResource, forbidden, type Ctx, type Row } from '.
 
 /** A user reads and changes only their own notifications; administrators read everyone's. */
 function ownOrStaff(ctx: Ctx, row: Row) {
-  if (row.userId !== loggedIn(ctx).id && !isStaff(ctx.caller)) throw forbidden('These are another user\'s notifications');
+  if (row.userId !== loggedIn(ctx).id && !isStaff(ctx.caller))
+    throw forbidden("These are another user's notifications");
 }
 
 export const notificationResource = defineResource({
@@ -24,7 +25,11 @@ export const notificationResource = defineResource({
     'is-read': { column: 'isRead', schema: Type.Boolean({ description: 'set it once the user has seen it' }) },
     'created-at': { column: 'createdAt', schema: DateTime(), readOnly: true },
     // The web front end's name for it (app/models/notification.js); its "mark as read" sends it back.
-    'received-at': { column: 'createdAt', schema: DateTime({ description: 'when it arrived: the same as created-at' }), readOnly: true },
+    'received-at': {
+      column: 'createdAt',
+      schema: DateTime({ description: 'when it arrived: the same as created-at' }),
+      readOnly: true,
+    },
   },
   relationships: {
     user: { kind: 'toOne', type: 'user', column: 'userId', readOnly: true, description: 'whom it is for' },

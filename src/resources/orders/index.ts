@@ -42,17 +42,29 @@ export const orderResource = defineResource({
       column: 'amount',
       schema: Type.Number({ minimum: 0, maximum: 9_999_999_999.99, description: 'total, rounded to cents' }),
       // ember-data sends an unset amount as null: the amount stays as it is (0 for a new order).
-      input: Nullable(Type.Number({ minimum: 0, maximum: 9_999_999_999.99, description: 'total, rounded to cents; null keeps it (0 on create)' })),
+      input: Nullable(
+        Type.Number({
+          minimum: 0,
+          maximum: 9_999_999_999.99,
+          description: 'total, rounded to cents; null keeps it (0 on create)',
+        }),
+      ),
       write: (value) => (value === null ? {} : { amount: value }),
     },
     status: {
       column: 'status',
-      schema: choice(ORDER_STATUSES, 'initializing (default), pending, placed, completed, cancelled or expired; set by organizers only'),
+      schema: choice(
+        ORDER_STATUSES,
+        'initializing (default), pending, placed, completed, cancelled or expired; set by organizers only',
+      ),
     },
     'payment-mode': { column: 'paymentMode', schema: choice(PAYMENT_MODES, 'how the order is paid (default free)') },
     attendees: {
       column: 'attendees',
-      schema: Type.Array(AttendeeSchema, { maxItems: 500, description: 'the ticket holders; each receives the receipt' }),
+      schema: Type.Array(AttendeeSchema, {
+        maxItems: 500,
+        description: 'the ticket holders; each receives the receipt',
+      }),
       write: (value) => ({
         attendees: (value as Attendee[]).map((a) => ({ name: a.name.trim(), email: a.email.trim() })),
       }),
@@ -90,11 +102,17 @@ export const orderResource = defineResource({
       description: 'the buyer: the caller who creates the order (a create may name the caller)',
     },
     attendees: {
-      kind: 'toMany', type: 'attendee', foreignKey: 'orderId', readOnly: true,
+      kind: 'toMany',
+      type: 'attendee',
+      foreignKey: 'orderId',
+      readOnly: true,
       description: 'the ticket holders (attendee records) of the order; a ticket holder names its order',
     },
     tickets: {
-      kind: 'toMany', type: 'ticket', through: { table: orderTickets, from: 'orderId', to: 'ticketId' }, readOnly: true,
+      kind: 'toMany',
+      type: 'ticket',
+      through: { table: orderTickets, from: 'orderId', to: 'ticketId' },
+      readOnly: true,
       description: "the tickets the order's ticket holders hold, once each",
     },
   },

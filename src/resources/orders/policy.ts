@@ -39,15 +39,18 @@ export const orderPolicy: Policy = {
     await roleIn(ctx, eventId, `Related event "${String(named)}" not found`);
     // The front end sends its default status, initializing, with every new order.
     const status = input.attributes.status;
-    if (status !== undefined && status !== 'initializing' && !(await holdsRole(ctx, eventId, 'coorganizer'))) throw statusByOrganizers();
+    if (status !== undefined && status !== 'initializing' && !(await holdsRole(ctx, eventId, 'coorganizer')))
+      throw statusByOrganizers();
   },
   async update(ctx, row, input) {
     const caller = loggedIn(ctx);
     if (await holdsRole(ctx, row.eventId as number, 'coorganizer')) return;
-    if (row.userId !== caller.id) throw forbidden('Only the buyer, the organizers of the event or an administrator may change this order');
+    if (row.userId !== caller.id)
+      throw forbidden('Only the buyer, the organizers of the event or an administrator may change this order');
     // ember-data sends the status it read back with every save.
     if (input.attributes.status !== undefined && input.attributes.status !== row.status) throw statusByOrganizers();
-    if (!OPEN.includes(row.status as string)) throw forbidden(`The order is ${String(row.status)}; only organizers may change it now`);
+    if (!OPEN.includes(row.status as string))
+      throw forbidden(`The order is ${String(row.status)}; only organizers may change it now`);
   },
   delete: requireStaff,
 };

@@ -9,7 +9,8 @@ export const pageResource = defineResource({
   path: 'pages',
   name: 'Page',
   tag: 'Pages',
-  description: 'A static page of the site (terms, privacy, about) linked from the footer or an event page. Everyone reads pages; administrators write them.',
+  description:
+    'A static page of the site (terms, privacy, about) linked from the footer or an event page. Everyone reads pages; administrators write them.',
   table: pages,
   attributes: {
     name: requiredText('name', 255),
@@ -27,15 +28,25 @@ export const pageResource = defineResource({
       }),
       required: true,
     },
-    description: { column: 'description', schema: Type.String({ maxLength: 100_000, description: 'the page content' }), required: true },
+    description: {
+      column: 'description',
+      schema: Type.String({ maxLength: 100_000, description: 'the page content' }),
+      required: true,
+    },
     language: optionalText('language', 35, 'language tag, e.g. en or pt-BR'),
     index: {
       column: 'index',
-      schema: Type.Integer({ minimum: 0, maximum: INT4_MAX, description: 'position of the page among its place (default 0)' }),
+      schema: Type.Integer({
+        minimum: 0,
+        maximum: INT4_MAX,
+        description: 'position of the page among its place (default 0)',
+      }),
     },
     place: {
       column: 'place',
-      schema: Type.Union([Type.Literal('footer'), Type.Literal('event'), Type.Null()], { description: 'where the page is linked' }),
+      schema: Type.Union([Type.Literal('footer'), Type.Literal('event'), Type.Null()], {
+        description: 'where the page is linked',
+      }),
     },
   },
   policy: staffWritten,

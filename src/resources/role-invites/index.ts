@@ -3,7 +3,17 @@ import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
 import { roleInvites } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
-import { DateTime, Email, Nullable, conflict, defineResource, forbidden, unprocessable, type Ctx, type WriteInput } from '../../jsonapi/index.js';
+import {
+  DateTime,
+  Email,
+  Nullable,
+  conflict,
+  defineResource,
+  forbidden,
+  unprocessable,
+  type Ctx,
+  type WriteInput,
+} from '../../jsonapi/index.js';
 import { choice, eventOf } from '../attributes.js';
 import { inManagedEvent, namedEvent, requireRole } from '../events/access.js';
 
@@ -14,15 +24,21 @@ const STATUSES = ['pending', 'accepted', 'declined'] as const;
 function invitedRole(input: WriteInput): string {
   const named = input.relationships.role as string | null | undefined;
   const name = input.attributes['role-name'] as string | null | undefined;
-  if (named && name && named !== name) throw unprocessable('role-name must be the name of the role the invite names', '/data/attributes/role-name');
+  if (named && name && named !== name)
+    throw unprocessable('role-name must be the name of the role the invite names', '/data/attributes/role-name');
   const role = named ?? name;
-  if (!role) throw unprocessable('An invite names a role: the role relationship or role-name', '/data/relationships/role');
+  if (!role)
+    throw unprocessable('An invite names a role: the role relationship or role-name', '/data/relationships/role');
   return role;
 }
 
 /** Mails the invitation (a job in the request's transaction); skipped past the mail limits: it can be resent. */
 export const mailInvite = (ctx: Ctx, inviteId: number, email: string) =>
-  ctx.request.server.accountMail.queue(ctx.db, { kind: 'role-invite', inviteId }, { recipient: email, ip: ctx.request.ip, whenLimited: 'skip' });
+  ctx.request.server.accountMail.queue(
+    ctx.db,
+    { kind: 'role-invite', inviteId },
+    { recipient: email, ip: ctx.request.ip, whenLimited: 'skip' },
+  );
 
 export const roleInviteResource = defineResource({
   type: 'role-invite',
@@ -40,7 +56,9 @@ export const roleInviteResource = defineResource({
     'role-name': {
       column: 'role',
       schema: choice(ROLE_NAMES, 'the role; the name of the role relationship (either may be sent; both must agree)'),
-      input: Type.Union([...ROLE_NAMES.map((n) => Type.Literal(n)), Type.Null()], { description: 'the role; null when the role relationship names it' }),
+      input: Type.Union([...ROLE_NAMES.map((n) => Type.Literal(n)), Type.Null()], {
+        description: 'the role; null when the role relationship names it',
+      }),
       write: (v) => (v === null ? {} : { role: v }),
     },
     status: {
@@ -57,7 +75,9 @@ export const roleInviteResource = defineResource({
     'created-at': {
       column: 'createdAt',
       schema: DateTime({ description: 'when the invite was made' }),
-      input: Nullable(DateTime({ description: 'set by the server: a value sent (the front end sends its clock) is ignored' })),
+      input: Nullable(
+        DateTime({ description: 'set by the server: a value sent (the front end sends its clock) is ignored' }),
+      ),
       write: () => ({}),
     },
   },
@@ -75,7 +95,12 @@ export const roleInviteResource = defineResource({
       loggedIn(ctx);
       const named = input.relationships.event;
       const role = invitedRole(input);
-      await requireRole(ctx, namedEvent(named), role === 'owner' ? 'owner' : 'organizer', `Related event "${String(named)}" not found`);
+      await requireRole(
+        ctx,
+        namedEvent(named),
+        role === 'owner' ? 'owner' : 'organizer',
+        `Related event "${String(named)}" not found`,
+      );
       if (input.attributes.status !== undefined && input.attributes.status !== 'pending')
         throw unprocessable('A new invite is pending', '/data/attributes/status');
     },
@@ -84,7 +109,8 @@ export const roleInviteResource = defineResource({
     },
     async delete(ctx, row) {
       await requireRole(ctx, row.eventId as number, 'organizer');
-      if (row.status === 'accepted') throw conflict('An accepted role invite cannot be deleted', '/data/attributes/status');
+      if (row.status === 'accepted')
+        throw conflict('An accepted role invite cannot be deleted', '/data/attributes/status');
     },
   },
   hooks: {
@@ -98,6 +124,9 @@ export const roleInviteResource = defineResource({
     },
   },
   unique: {
-    role_invites_event_email_role_key: { pointer: '/data/attributes/email', detail: 'This address is invited to this role in the event already' },
+    role_invites_event_email_role_key: {
+      pointer: '/data/attributes/email',
+      detail: 'This address is invited to this role in the event already',
+    },
   },
 });

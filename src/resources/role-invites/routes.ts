@@ -9,7 +9,12 @@ import { requireRole } from '../events/access.js';
 import { mailInvite } from './index.js';
 
 const TokenRequest = Type.Object(
-  { data: Type.Object({ token: Type.String({ minLength: 1, maxLength: 256, description: 'the `token` of the link in the mail' }) }, { additionalProperties: false }) },
+  {
+    data: Type.Object(
+      { token: Type.String({ minLength: 1, maxLength: 256, description: 'the `token` of the link in the mail' }) },
+      { additionalProperties: false },
+    ),
+  },
   { $id: 'RoleInviteTokenRequest', additionalProperties: false },
 );
 const InviteeResponse = Type.Object({ email: Type.String() }, { $id: 'RoleInviteInvitee' });
@@ -26,7 +31,15 @@ const AcceptedResponse = Type.Object(
 const DeclinedResponse = Type.Object({ message: Type.String() }, { $id: 'RoleInviteDeclined' });
 const ResentResponse = Type.Object({ success: Type.Boolean(), message: Type.String() }, { $id: 'RoleInviteResent' });
 
-const operation = (o: { operationId: string; summary: string; description: string; ok: unknown; errors: Record<number, string>; open?: boolean; body?: boolean }) => ({
+const operation = (o: {
+  operationId: string;
+  summary: string;
+  description: string;
+  ok: unknown;
+  errors: Record<number, string>;
+  open?: boolean;
+  body?: boolean;
+}) => ({
   tags: ['Roles'],
   operationId: o.operationId,
   summary: o.summary,
@@ -41,8 +54,13 @@ async function inviteOf(db: Db, token: string, lock = false) {
   if (hasNul(token)) throw notFound('Role invite not found');
   const query = db
     .select({
-      id: roleInvites.id, email: roleInvites.email, role: roleInvites.role, status: roleInvites.status,
-      eventId: roleInvites.eventId, identifier: events.identifier, ownerId: events.ownerId,
+      id: roleInvites.id,
+      email: roleInvites.email,
+      role: roleInvites.role,
+      status: roleInvites.status,
+      eventId: roleInvites.eventId,
+      identifier: events.identifier,
+      ownerId: events.ownerId,
     })
     .from(roleInvites)
     .innerJoin(events, and(eq(events.id, roleInvites.eventId), isNull(events.deletedAt)))
@@ -58,7 +76,10 @@ async function grant(tx: Db, invite: Awaited<ReturnType<typeof inviteOf>>, userI
   if (invite.role === 'owner') {
     if (invite.ownerId === userId) return;
     await tx.update(events).set({ ownerId: userId }).where(eq(events.id, invite.eventId));
-    await tx.insert(eventRoles).values({ eventId: invite.eventId, userId: invite.ownerId, role: 'organizer' }).onConflictDoNothing();
+    await tx
+      .insert(eventRoles)
+      .values({ eventId: invite.eventId, userId: invite.ownerId, role: 'organizer' })
+      .onConflictDoNothing();
   } else {
     await tx.insert(eventRoles).values({ eventId: invite.eventId, userId, role: invite.role }).onConflictDoNothing();
   }
@@ -69,7 +90,8 @@ async function grant(tx: Db, invite: Awaited<ReturnType<typeof inviteOf>>, userI
  * app/components/events/view/overview/manage-roles.js), at the reference's paths.
  */
 export default async function roleInviteRoutes(app: FastifyInstance) {
-  for (const schema of [TokenRequest, InviteeResponse, AcceptedResponse, DeclinedResponse, ResentResponse]) app.addSchema(schema);
+  for (const schema of [TokenRequest, InviteeResponse, AcceptedResponse, DeclinedResponse, ResentResponse])
+    app.addSchema(schema);
   const token = (body: unknown) => (body as Static<typeof TokenRequest>).data.token;
 
   app.post(
@@ -78,7 +100,8 @@ export default async function roleInviteRoutes(app: FastifyInstance) {
       schema: operation({
         operationId: 'roleInviteInvitee',
         summary: 'The address a role invite was sent to',
-        description: 'Names the invited address of the invite whose mailed token is sent, so the front end can ask that account to log in.',
+        description:
+          'Names the invited address of the invite whose mailed token is sent, so the front end can ask that account to log in.',
         open: true,
         ok: Type.Ref(InviteeResponse, { description: 'The invited address' }),
         errors: { 404: 'No invite has this token' },
@@ -98,7 +121,12 @@ export default async function roleInviteRoutes(app: FastifyInstance) {
           'The invitee, logged in with the invited address, takes the role (accepting again answers the same). An owner invite ' +
           'transfers the event: the previous owner stays an organizer. Accepting proves the address: the account becomes verified.',
         ok: Type.Ref(AcceptedResponse, { description: 'The role is held' }),
-        errors: { 401: 'No valid token was sent', 403: 'The invite is for another address', 404: 'No invite has this token', 409: 'The invite was declined' },
+        errors: {
+          401: 'No valid token was sent',
+          403: 'The invite is for another address',
+          404: 'No invite has this token',
+          409: 'The invite was declined',
+        },
       }),
     },
     async (request) => {
@@ -111,13 +139,25 @@ export default async function roleInviteRoutes(app: FastifyInstance) {
         if (invite.status === 'pending') {
           await grant(tx, invite, caller.id);
           await tx.update(roleInvites).set({ status: 'accepted' }).where(eq(roleInvites.id, invite.id));
-          await tx.update(users).set({ isVerified: true }).where(and(eq(users.id, caller.id), eq(users.isVerified, false)));
+          await tx
+            .update(users)
+            .set({ isVerified: true })
+            .where(and(eq(users.id, caller.id), eq(users.isVerified, false)));
         }
         const [user] = await tx
-          .select({ email: users.email, name: sql<string | null>`nullif(concat_ws(' ', ${users.firstName}, ${users.lastName}), '')` })
+          .select({
+            email: users.email,
+            name: sql<string | null>`nullif(concat_ws(' ', ${users.firstName}, ${users.lastName}), '')`,
+          })
           .from(users)
           .where(eq(users.id, caller.id));
-        return { email: user!.email, event: invite.eventId, event_identifier: invite.identifier, name: user!.name, role: invite.role };
+        return {
+          email: user!.email,
+          event: invite.eventId,
+          event_identifier: invite.identifier,
+          name: user!.name,
+          role: invite.role,
+        };
       });
     },
   );
@@ -156,7 +196,12 @@ export default async function roleInviteRoutes(app: FastifyInstance) {
             'the answer says so with `success: false`).',
           body: false,
           ok: Type.Ref(ResentResponse, { description: 'Whether the mail is on its way' }),
-          errors: { 401: 'No valid token was sent', 403: 'Organizer rights on the event are required', 404: 'No such invite', 409: 'The invite is not pending' },
+          errors: {
+            401: 'No valid token was sent',
+            403: 'Organizer rights on the event are required',
+            404: 'No such invite',
+            409: 'The invite is not pending',
+          },
         }),
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'id of the role invite' }) }),
       },
@@ -166,7 +211,12 @@ export default async function roleInviteRoutes(app: FastifyInstance) {
       if (id === undefined) throw notFound('Role invite not found');
       return app.db.transaction(async (tx) => {
         const [invite] = await tx
-          .select({ id: roleInvites.id, email: roleInvites.email, status: roleInvites.status, eventId: roleInvites.eventId })
+          .select({
+            id: roleInvites.id,
+            email: roleInvites.email,
+            status: roleInvites.status,
+            eventId: roleInvites.eventId,
+          })
           .from(roleInvites)
           .where(eq(roleInvites.id, id));
         if (!invite) throw notFound('Role invite not found');

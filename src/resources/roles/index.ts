@@ -17,8 +17,16 @@ export const roleResource = defineResource({
     'moderator. Readable by everyone; nobody creates, changes or deletes one (403).',
   table: roles,
   attributes: {
-    name: { column: 'id', schema: Type.String({ maxLength: 32, description: 'the role, also its id' }), readOnly: true },
-    'title-name': { column: 'titleName', schema: Type.String({ maxLength: 64, description: 'the name people read' }), readOnly: true },
+    name: {
+      column: 'id',
+      schema: Type.String({ maxLength: 32, description: 'the role, also its id' }),
+      readOnly: true,
+    },
+    'title-name': {
+      column: 'titleName',
+      schema: Type.String({ maxLength: 64, description: 'the name people read' }),
+      readOnly: true,
+    },
   },
   relationships: {
     'role-invites': {

@@ -20,7 +20,8 @@ const ofTheEvent = (type: string, column: string, description: string): ToOneSpe
 
 /** Moving into `submitted` stamps submitted-at unless the request sets it. */
 function stampSubmission(values: Record<string, unknown>, previous?: unknown) {
-  if (values.state === 'submitted' && previous !== 'submitted' && values.submittedAt === undefined) values.submittedAt = new Date();
+  if (values.state === 'submitted' && previous !== 'submitted' && values.submittedAt === undefined)
+    values.submittedAt = new Date();
 }
 
 export const sessionResource = defineResource({
@@ -60,36 +61,50 @@ export const sessionResource = defineResource({
     'complex-field-values': complexFieldValues('complexFieldValues'),
     'send-email': {
       column: 'sendEmail',
-      schema: Type.Boolean({ description: 'whether the speakers are to be mailed about state changes (default false)' }),
+      schema: Type.Boolean({
+        description: 'whether the speakers are to be mailed about state changes (default false)',
+      }),
     },
     'is-locked': {
       column: 'isLocked',
       schema: Type.Boolean({
-        description: "default false; only the event's organizers and administrators set it, and a locked session can no longer be changed by its speakers",
+        description:
+          "default false; only the event's organizers and administrators set it, and a locked session can no longer be changed by its speakers",
       }),
     },
     'is-mail-sent': {
       column: 'isMailSent',
-      schema: Type.Boolean({ description: "default false; whether the speakers were mailed the session's state; set by organizers" }),
+      schema: Type.Boolean({
+        description: "default false; whether the speakers were mailed the session's state; set by organizers",
+      }),
     },
     state: {
       column: 'state',
       schema: Type.Union(
         SESSION_STATES.map((s) => Type.Literal(s)),
-        { default: 'draft', description: 'moves follow the transition table in the description of the session resource' },
+        {
+          default: 'draft',
+          description: 'moves follow the transition table in the description of the session resource',
+        },
       ),
       // ember-data sends an unset state as null (the call for speakers form never sets one): null
       // leaves the state as it is, draft for a new session.
       input: Type.Union([...SESSION_STATES.map((s) => Type.Literal(s)), Type.Null()], {
-        description: 'moves follow the transition table in the description of the session resource; null keeps the state (draft on create)',
+        description:
+          'moves follow the transition table in the description of the session resource; null keeps the state (draft on create)',
       }),
       write: (value) => (value === null ? {} : { state: value }),
     },
-    'submitted-at': { column: 'submittedAt', schema: Nullable(DateTime({ description: 'set on the move to submitted' })) },
+    'submitted-at': {
+      column: 'submittedAt',
+      schema: Nullable(DateTime({ description: 'set on the move to submitted' })),
+    },
     'created-at': createdAt,
     'last-modified-at': {
       column: 'lastModifiedAt',
-      schema: DateTime({ description: 'when the session was last changed (any change of its attributes or to-one relationships)' }),
+      schema: DateTime({
+        description: 'when the session was last changed (any change of its attributes or to-one relationships)',
+      }),
       readOnly: true,
     },
     'deleted-at': deletedAt,

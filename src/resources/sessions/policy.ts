@@ -1,7 +1,16 @@
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { speakerInvites, speakers, speakersSessions } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
-import { constant, forbidden, unprocessable, type Columns, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
+import {
+  constant,
+  forbidden,
+  unprocessable,
+  type Columns,
+  type Ctx,
+  type Policy,
+  type Row,
+  type WriteInput,
+} from '../../jsonapi/index.js';
 import { holdsRole, inManagedEvent, inVisibleEvent, namedEvent, roleIn } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 import { checkSubmittedSpeakers, keepOrganizerMembers, requireOpenSubmissions } from '../submissions.js';
@@ -15,7 +24,9 @@ async function speaksAt(ctx: Ctx, row: Row, creator: boolean): Promise<boolean> 
     .select({ one: sql`1` })
     .from(speakersSessions)
     .innerJoin(speakers, eq(speakers.id, speakersSessions.speakerId))
-    .where(and(eq(speakersSessions.sessionId, row.id as number), eq(speakers.userId, caller.id), isNull(speakers.deletedAt)))
+    .where(
+      and(eq(speakersSessions.sessionId, row.id as number), eq(speakers.userId, caller.id), isNull(speakers.deletedAt)),
+    )
     .limit(1);
   return !!found;
 }
@@ -30,7 +41,9 @@ function checkMove(from: SessionState, to: SessionState | undefined, organizer: 
   const bySpeakers = SPEAKER_MOVES[from].includes(to);
   if ((organizer && byOrganizers) || (speaker && bySpeakers)) return;
   if (byOrganizers || bySpeakers)
-    throw forbidden(`Only ${byOrganizers ? 'organizers' : "the session's speakers"} may move a session from ${from} to ${to}`);
+    throw forbidden(
+      `Only ${byOrganizers ? 'organizers' : "the session's speakers"} may move a session from ${from} to ${to}`,
+    );
   throw unprocessable(`A session cannot move from ${from} to ${to}`, '/data/attributes/state');
 }
 
@@ -59,10 +72,21 @@ function sessionVisible(ctx: Ctx, t: Columns): SQL | undefined {
   const invited = ctx.db
     .select({ id: speakerInvites.sessionId })
     .from(speakerInvites)
-    .where(and(eq(speakerInvites.status, constant('pending')), sql`lower(${speakerInvites.email}) = ${caller.email.trim().toLowerCase()}`));
+    .where(
+      and(
+        eq(speakerInvites.status, constant('pending')),
+        sql`lower(${speakerInvites.email}) = ${caller.email.trim().toLowerCase()}`,
+      ),
+    );
   return and(
     event,
-    or(publicState, eq(t.creatorId!, caller.id), inArray(t.id!, spoken), inArray(t.id!, invited), inManagedEvent(caller, t.eventId!)),
+    or(
+      publicState,
+      eq(t.creatorId!, caller.id),
+      inArray(t.id!, spoken),
+      inArray(t.id!, invited),
+      inManagedEvent(caller, t.eventId!),
+    ),
   );
 }
 

@@ -17,18 +17,27 @@ const Moves = Type.Object(
   Object.fromEntries(
     SESSION_STATES.map((from) => [
       from,
-      Type.Object(Object.fromEntries(SESSION_STATES.map((to) => [to, Type.Optional(Type.Literal(true))])), { additionalProperties: false }),
+      Type.Object(Object.fromEntries(SESSION_STATES.map((to) => [to, Type.Optional(Type.Literal(true))])), {
+        additionalProperties: false,
+      }),
     ]),
   ),
   { additionalProperties: false, description: 'for each state, the states it may move to (each `true`)' },
 );
 const SessionStates = Type.Object(
   { organizer: Moves, speaker: Moves },
-  { $id: 'SessionStates', additionalProperties: false, description: 'the session state moves organizers and speakers may make' },
+  {
+    $id: 'SessionStates',
+    additionalProperties: false,
+    description: 'the session state moves organizers and speakers may make',
+  },
 );
 /** Neither route takes a query parameter of its own; the front end's compatibility ones are accepted, others refused. */
 const NoQuery = Type.Object(compatibilityParameters, { additionalProperties: false });
-const SessionLanguages = Type.Array(Type.String(), { $id: 'SessionLanguages', description: 'the distinct languages, sorted' });
+const SessionLanguages = Type.Array(Type.String(), {
+  $id: 'SessionLanguages',
+  description: 'the distinct languages, sorted',
+});
 
 /**
  * `GET /v1/sessions/states`, the transition table as data, and `GET /v1/events/{id}/sessions/languages`,
@@ -49,7 +58,10 @@ export default async function sessionRoutes(app: FastifyInstance) {
           'the shape the Open Event front end reads to offer its buttons. Public: it is no secret.',
         security: [],
         querystring: NoQuery,
-        response: { 200: Type.Ref(SessionStates, { description: 'The moves' }), ...errorResponses([400], {}, { database: false }) },
+        response: {
+          200: Type.Ref(SessionStates, { description: 'The moves' }),
+          ...errorResponses([400], {}, { database: false }),
+        },
       },
     },
     async () => ({ organizer: movesMap(ORGANIZER_MOVES), speaker: movesMap(SPEAKER_MOVES) }),
@@ -66,9 +78,14 @@ export default async function sessionRoutes(app: FastifyInstance) {
         description:
           'The distinct languages of the sessions of the event that the caller may see (for the schedule filter of the ' +
           'Open Event front end), sorted. The event is named by id or identifier; a draft answers 404 to those without a role in it.',
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'id or identifier of the event' }) }),
+        params: Type.Object({
+          id: Type.String({ minLength: 1, maxLength: 64, description: 'id or identifier of the event' }),
+        }),
         querystring: NoQuery,
-        response: { 200: Type.Ref(SessionLanguages, { description: 'The languages' }), ...errorResponses([400, 401, 404]) },
+        response: {
+          200: Type.Ref(SessionLanguages, { description: 'The languages' }),
+          ...errorResponses([400, 401, 404]),
+        },
       },
     },
     async (request) => {

@@ -18,7 +18,11 @@ const computed = (column: string, schema: AttributeSpec['schema'], description: 
 
 export const sessionSocialAttributes: Record<string, AttributeSpec> = {
   'average-rating': computed('averageRating', Type.Number(), 'the mean rating of its live feedback, 0 with none'),
-  'favourite-count': computed('favouriteCount', Type.Integer({ minimum: 0 }), 'how many users have it on their schedule'),
+  'favourite-count': computed(
+    'favouriteCount',
+    Type.Integer({ minimum: 0 }),
+    'how many users have it on their schedule',
+  ),
 };
 
 export const sessionSocialRelationships: Record<string, RelationshipSpec> = {
@@ -34,7 +38,8 @@ export const sessionSocialRelationships: Record<string, RelationshipSpec> = {
     foreignKey: 'sessionId',
     readOnly: true,
     where: callersFavourite,
-    description: "the caller's own favourite of the session (null when it is not on the caller's schedule, and for anonymous callers)",
+    description:
+      "the caller's own favourite of the session (null when it is not on the caller's schedule, and for anonymous callers)",
   },
   favourites: {
     kind: 'toMany',
@@ -47,6 +52,7 @@ export const sessionSocialRelationships: Record<string, RelationshipSpec> = {
     kind: 'toMany',
     type: 'speaker-invite',
     foreignKey: 'sessionId',
-    description: "invitations to speak at the session: for its speakers, the event's organizers and each invitee (their own)",
+    description:
+      "invitations to speak at the session: for its speakers, the event's organizers and each invitee (their own)",
   },
 };

@@ -5,7 +5,16 @@
  * other party may make is forbidden (403). A new session starts in draft or in a state organizers
  * may move a draft to; a withdrawn session stays withdrawn.
  */
-export const SESSION_STATES = ['draft', 'pending', 'submitted', 'accepted', 'confirmed', 'rejected', 'canceled', 'withdrawn'] as const;
+export const SESSION_STATES = [
+  'draft',
+  'pending',
+  'submitted',
+  'accepted',
+  'confirmed',
+  'rejected',
+  'canceled',
+  'withdrawn',
+] as const;
 export type SessionState = (typeof SESSION_STATES)[number];
 
 export const ORGANIZER_MOVES: Record<SessionState, SessionState[]> = {

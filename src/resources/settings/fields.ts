@@ -27,15 +27,27 @@ export const PUBLIC_FIELDS: Record<string, TSchema> = {
   'image-keep-aspect': Type.Boolean({
     description: 'true: image variants keep the original ratio (height from width); false: exactly width x height',
   }),
-  'profile-thumbnail-size': size('width (and height when the aspect is not kept) of user avatar and speaker photo thumbnails', 500),
-  'profile-small-size': size('width (and height when the aspect is not kept) of small user avatars and speaker photos', 50),
-  'profile-icon-size': size('width (and height when the aspect is not kept) of user avatar and speaker photo icons', 35),
+  'profile-thumbnail-size': size(
+    'width (and height when the aspect is not kept) of user avatar and speaker photo thumbnails',
+    500,
+  ),
+  'profile-small-size': size(
+    'width (and height when the aspect is not kept) of small user avatars and speaker photos',
+    50,
+  ),
+  'profile-icon-size': size(
+    'width (and height when the aspect is not kept) of user avatar and speaker photo icons',
+    35,
+  ),
   ...FRONT_END_PUBLIC_FIELDS,
 };
 
 /** Only administrators and super administrators see or change these: storage and mail, with their secrets. */
 export const ADMIN_FIELDS: Record<string, TSchema> = {
-  'storage-place': choice(['local', 's3', 'gs'], 'where uploads are stored (default local): local disk, the S3 bucket below, or Google Cloud Storage (gs-*, through its S3-compatible interface)'),
+  'storage-place': choice(
+    ['local', 's3', 'gs'],
+    'where uploads are stored (default local): local disk, the S3 bucket below, or Google Cloud Storage (gs-*, through its S3-compatible interface)',
+  ),
   's3-endpoint': optionalUrl('S3-compatible endpoint; empty for AWS'),
   ...ADMIN_S3,
   'email-service': Type.Union([Type.Literal('disable'), Type.Literal('smtp'), Type.Literal('sendgrid'), Type.Null()], {
@@ -45,7 +57,9 @@ export const ADMIN_FIELDS: Record<string, TSchema> = {
   }),
   'email-from': Nullable(Email({ description: 'sender address' })),
   'email-from-name': Nullable(Text(255, { description: 'sender name' })),
-  'smtp-host': Nullable(Type.String({ pattern: '^[A-Za-z0-9.-]{1,253}$|^\\[[0-9A-Fa-f:.]+\\]$', description: 'host name or address' })),
+  'smtp-host': Nullable(
+    Type.String({ pattern: '^[A-Za-z0-9.-]{1,253}$|^\\[[0-9A-Fa-f:.]+\\]$', description: 'host name or address' }),
+  ),
   'smtp-port': Nullable(Type.Integer({ minimum: 1, maximum: 65535, description: SMTP_PORT })),
   'smtp-username': Nullable(Text(255)),
   'smtp-password': Nullable(Text(255, { description: 'secret; administrators only' })),
@@ -54,7 +68,12 @@ export const ADMIN_FIELDS: Record<string, TSchema> = {
     'none or no-encryption (plain), ssl (implicit TLS), tls (STARTTLS required) or tls-optional (STARTTLS when offered)',
   ),
   ...FRONT_END_ADMIN_FIELDS,
-  ...Object.fromEntries(Object.entries(ALIASES).map(([alias, of]) => [alias, Type.Unsafe({ ...ADMIN_S3[of]!, description: `the same as ${of}` })])),
+  ...Object.fromEntries(
+    Object.entries(ALIASES).map(([alias, of]) => [
+      alias,
+      Type.Unsafe({ ...ADMIN_S3[of]!, description: `the same as ${of}` }),
+    ]),
+  ),
 };
 
 /**
@@ -65,7 +84,9 @@ export const INPUT_FIELDS: Record<string, TSchema> = {
   'smtp-port': Type.Union(
     [
       Type.Integer({ minimum: 1, maximum: 65535 }),
-      Type.String({ pattern: '^(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})$' }),
+      Type.String({
+        pattern: '^(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})$',
+      }),
       Type.Literal(''),
       Type.Null(),
     ],
@@ -80,4 +101,5 @@ export function storedValue(wire: string, value: unknown): unknown {
 }
 
 /** Wire name -> column key: `s3-access-key` -> `s3AccessKey`, `aws-key` -> `s3AccessKey`. */
-export const columnOf = (wire: string) => (ALIASES[wire] ?? wire).replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+export const columnOf = (wire: string) =>
+  (ALIASES[wire] ?? wire).replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());

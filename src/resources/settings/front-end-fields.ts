@@ -10,10 +10,16 @@ import { choice } from '../attributes.js';
 
 const url = (description: string) => Nullable(Url({ description }));
 const text = (description: string, maxLength = 255) => Nullable(Text(maxLength, { description }));
-const secret = (description: string) => Nullable(Text(255, { description: `${description}; secret, administrators only` }));
-const mode = (values: string[], description: string) => Type.Union([...values.map((v) => Type.Literal(v)), Type.Null()], { description });
+const secret = (description: string) =>
+  Nullable(Text(255, { description: `${description}; secret, administrators only` }));
+const mode = (values: string[], description: string) =>
+  Type.Union([...values.map((v) => Type.Literal(v)), Type.Null()], { description });
 const kilobytes = (description: string, fallback: number) =>
-  Type.Integer({ minimum: 1, maximum: 1_000_000, description: `largest ${description} upload in kilobytes (default ${fallback})` });
+  Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    description: `largest ${description} upload in kilobytes (default ${fallback})`,
+  });
 
 export const SMTP_PORT = 'default 465 with ssl, 587 otherwise';
 
@@ -34,7 +40,11 @@ export const ALIASES: Record<string, string> = {
 };
 
 export const FRONT_END_PUBLIC_FIELDS: Record<string, TSchema> = {
-  'order-expiry-time': Type.Integer({ minimum: 1, maximum: 60, description: 'minutes an unpaid order holds its tickets (default 15)' }),
+  'order-expiry-time': Type.Integer({
+    minimum: 1,
+    maximum: 60,
+    description: 'minutes an unpaid order holds its tickets (default 15)',
+  }),
   'start-pg-enabled': choice(['default', 'event'], 'the start page: the default one, or the event start-pg-event-id'),
   'start-pg-event-id': text('identifier of the event shown as the start page'),
   'analytics-key': text('Google Analytics key'),
@@ -70,16 +80,16 @@ export const FRONT_END_PUBLIC_FIELDS: Record<string, TSchema> = {
   'paytm-mode': mode(['test', 'live'], 'test: the paytm-sandbox-* credentials; live: the others'),
   'paytm-live-merchant': text('Paytm merchant id'),
   'paytm-sandbox-merchant': text('Paytm sandbox merchant id'),
-  'admin-billing-contact-name': text('the platform\'s billing contact, on invoices to organizers'),
-  'admin-billing-phone': text('the platform\'s billing phone', 64),
-  'admin-billing-email': Nullable(Email({ description: 'the platform\'s billing address' })),
-  'admin-billing-state': text('the platform\'s billing state'),
-  'admin-billing-country': text('the platform\'s billing country'),
-  'admin-billing-tax-info': text('the platform\'s tax number', 1000),
-  'admin-company': text('the platform\'s company'),
-  'admin-billing-address': text('the platform\'s billing address', 1000),
-  'admin-billing-city': text('the platform\'s billing city'),
-  'admin-billing-zip': text('the platform\'s billing postal code', 64),
+  'admin-billing-contact-name': text("the platform's billing contact, on invoices to organizers"),
+  'admin-billing-phone': text("the platform's billing phone", 64),
+  'admin-billing-email': Nullable(Email({ description: "the platform's billing address" })),
+  'admin-billing-state': text("the platform's billing state"),
+  'admin-billing-country': text("the platform's billing country"),
+  'admin-billing-tax-info': text("the platform's tax number", 1000),
+  'admin-company': text("the platform's company"),
+  'admin-billing-address': text("the platform's billing address", 1000),
+  'admin-billing-city': text("the platform's billing city"),
+  'admin-billing-zip': text("the platform's billing postal code", 64),
   'admin-billing-additional-info': text('anything else invoices to organizers say', 10_000),
   'admin-billing-logo': url('the logo on invoices to organizers'),
   'logo-size': kilobytes('event logo', 1000),
@@ -90,7 +100,9 @@ export const FRONT_END_PUBLIC_FIELDS: Record<string, TSchema> = {
 export const FRONT_END_ADMIN_FIELDS: Record<string, TSchema> = {
   'app-environment': choice(['development', 'staging', 'production'], 'the deployment stage (default production)'),
   'static-domain': text('the domain static files are served from'),
-  'gs-bucket-name': Nullable(Type.String({ pattern: '^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$', description: 'Google Cloud Storage bucket' })),
+  'gs-bucket-name': Nullable(
+    Type.String({ pattern: '^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$', description: 'Google Cloud Storage bucket' }),
+  ),
   'gs-key': text('Google Cloud Storage interoperable (HMAC) access key'),
   'gs-secret': secret('Google Cloud Storage interoperable (HMAC) secret'),
   'google-client-id': text('Google login client id'),
@@ -114,7 +126,13 @@ export const FRONT_END_ADMIN_FIELDS: Record<string, TSchema> = {
   'is-google-recaptcha-enabled': Type.Boolean({ description: 'reCAPTCHA on the forms that offer it' }),
   'google-recaptcha-site': text('reCAPTCHA site key'),
   'google-recaptcha-secret': secret('reCAPTCHA secret key'),
-  'invoice-sending-day': Type.Integer({ minimum: 1, maximum: 28, description: 'day of the month invoices to organizers go out (default 1)' }),
+  'invoice-sending-day': Type.Integer({
+    minimum: 1,
+    maximum: 28,
+    description: 'day of the month invoices to organizers go out (default 1)',
+  }),
   'invoice-sending-timezone': TimeZone({ description: 'time zone of invoice-sending-day (default UTC)' }),
-  'admin-billing-paypal-email': Nullable(Email({ description: 'the PayPal account organizers pay the platform fees to' })),
+  'admin-billing-paypal-email': Nullable(
+    Email({ description: 'the PayPal account organizers pay the platform fees to' }),
+  ),
 };

@@ -3,7 +3,17 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { settings } from '../../../db/schema/index.js';
 import { isStaff, requireStaff } from '../../auth/caller.js';
-import { API_PREFIX, badRequest, compatibilityParameters, conflict, hasNul, jsonapiMember as jsonapi, jsonObject, operation, unprocessable } from '../../jsonapi/index.js';
+import {
+  API_PREFIX,
+  badRequest,
+  compatibilityParameters,
+  conflict,
+  hasNul,
+  jsonapiMember as jsonapi,
+  jsonObject,
+  operation,
+  unprocessable,
+} from '../../jsonapi/index.js';
 import { ADMIN_FIELDS, columnOf, INPUT_FIELDS, PUBLIC_FIELDS, storedValue } from './fields.js';
 import type { Config } from '../../config.js';
 import { ALIASES } from './front-end-fields.js';
@@ -50,7 +60,9 @@ const SettingUpdateRequest = Type.Object(
       {
         type: Type.Literal('setting'),
         id: Type.String({ minLength: 1, maxLength: 64 }),
-        attributes: Type.Partial(Type.Object({ ...PUBLIC_FIELDS, ...ADMIN_FIELDS, ...INPUT_FIELDS }, { additionalProperties: false })),
+        attributes: Type.Partial(
+          Type.Object({ ...PUBLIC_FIELDS, ...ADMIN_FIELDS, ...INPUT_FIELDS }, { additionalProperties: false }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -61,12 +73,16 @@ const SettingUpdateRequest = Type.Object(
 const SettingQuery = Type.Object(
   {
     ...compatibilityParameters,
-    'fields[setting]': Type.Optional(Type.String({ maxLength: 2000, description: 'comma-separated attributes to return' })),
+    'fields[setting]': Type.Optional(
+      Type.String({ maxLength: 2000, description: 'comma-separated attributes to return' }),
+    ),
   },
   { additionalProperties: false },
 );
 
-const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'any id: there is one record, id 1' }) });
+const Params = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64, description: 'any id: there is one record, id 1' }),
+});
 
 type Row = typeof settings.$inferSelect;
 
@@ -95,9 +111,16 @@ function documentFor(request: FastifyRequest, row: Row, only = sparse(request)) 
 /** The document a caller may see, built by PostgreSQL in the one statement that reads the record. */
 const DOCUMENT = `{"data":{"type":"setting","id":"1","attributes":%s,"links":{"self":"${SELF}"}},"links":{"self":"${SELF}"},"jsonapi":{"version":"1.0"}}`;
 async function readDocument(app: FastifyInstance, request: FastifyRequest): Promise<string> {
-  const attributes = jsonObject(visibleFields(request, sparse(request)).map((w) => [w, settings[columnOf(w) as keyof typeof settings.$inferSelect]]));
+  const attributes = jsonObject(
+    visibleFields(request, sparse(request)).map((w) => [
+      w,
+      settings[columnOf(w) as keyof typeof settings.$inferSelect],
+    ]),
+  );
   request.server.readCache?.depends(request, ['settings']);
-  const [row] = await app.db.execute<{ doc: string }>(sql`select format(${DOCUMENT}, ${attributes}) as doc from ${settings} where ${settings.id} = 1`);
+  const [row] = await app.db.execute<{ doc: string }>(
+    sql`select format(${DOCUMENT}, ${attributes}) as doc from ${settings} where ${settings.id} = 1`,
+  );
   return row!.doc;
 }
 
@@ -112,8 +135,10 @@ function checkComplete(row: Row, sent: string[]) {
     const named = (usesAliases && Object.keys(ALIASES).find((alias) => ALIASES[alias] === wire)) || wire;
     throw unprocessable(`${named} is required when ${reason}`, `/data/attributes/${named}`);
   };
-  for (const wire of ['s3-bucket', 's3-access-key', 's3-secret-key']) needs(row.storagePlace === 's3', wire, 'storage-place is s3');
-  for (const wire of ['gs-bucket-name', 'gs-key', 'gs-secret']) needs(row.storagePlace === 'gs', wire, 'storage-place is gs');
+  for (const wire of ['s3-bucket', 's3-access-key', 's3-secret-key'])
+    needs(row.storagePlace === 's3', wire, 'storage-place is s3');
+  for (const wire of ['gs-bucket-name', 'gs-key', 'gs-secret'])
+    needs(row.storagePlace === 'gs', wire, 'storage-place is gs');
   needs(row.emailService === 'smtp', 'smtp-host', 'email-service is smtp');
   needs(row.emailService === 'sendgrid', 'sendgrid-key', 'email-service is sendgrid');
 }
@@ -131,7 +156,10 @@ function valuesOf(attributes: Record<string, unknown>): Record<string, unknown> 
     let value = storedValue(wire, sent);
     if (TRIMMED.includes(column) && typeof value === 'string') value = value.trim();
     if (column in values && values[column] !== value) {
-      throw unprocessable(`${wire} and ${namedBy[column]} name the same setting but carry different values`, `/data/attributes/${wire}`);
+      throw unprocessable(
+        `${wire} and ${namedBy[column]} name the same setting but carry different values`,
+        `/data/attributes/${wire}`,
+      );
     }
     values[column] = value;
     namedBy[column] = wire;
@@ -146,8 +174,11 @@ function valuesOf(attributes: Record<string, unknown>): Record<string, unknown> 
 export default async function settingsRoutes(app: FastifyInstance, { config }: { config: Config }) {
   // Separate API and worker processes each see only their own disk (src/server.ts refuses to start so).
   const splitOnOwnDisks = config.ROLE !== 'all' && !config.LOCAL_STORAGE_SHARED;
-  for (const schema of [SettingFull, SettingLimited, SettingSparse, SettingDocument, SettingUpdateRequest]) app.addSchema(schema);
-  const success = { 200: Type.Ref(SettingDocument, { description: 'The settings: full for administrators, limited otherwise' }) };
+  for (const schema of [SettingFull, SettingLimited, SettingSparse, SettingDocument, SettingUpdateRequest])
+    app.addSchema(schema);
+  const success = {
+    200: Type.Ref(SettingDocument, { description: 'The settings: full for administrators, limited otherwise' }),
+  };
   const description =
     'Administrators and super administrators get the full variant (SettingFull, secrets included); everyone ' +
     'else the limited one (SettingLimited); with `fields[setting]`, only the named attributes (SettingSparse).';
@@ -175,7 +206,7 @@ export default async function settingsRoutes(app: FastifyInstance, { config }: {
         description:
           'Administrators only. Changes the given attributes of record 1 and answers the full variant. S3 or Google ' +
           'storage needs a bucket and keys, SMTP mail a host, SendGrid mail a key (422 otherwise). `aws-key`, ' +
-          '`aws-secret`, `aws-bucket-name` and `aws-region` (the web front end\'s names) are the same settings as ' +
+          "`aws-secret`, `aws-bucket-name` and `aws-region` (the web front end's names) are the same settings as " +
           '`s3-access-key`, `s3-secret-key`, `s3-bucket` and `s3-region`.',
         params: Params,
         querystring: SettingQuery,
@@ -189,7 +220,8 @@ export default async function settingsRoutes(app: FastifyInstance, { config }: {
       const only = sparse(request);
       const { data } = request.body as { data: { id: string; attributes?: Record<string, unknown> } };
       const { id } = request.params as { id: string };
-      if (data.id !== id && data.id !== '1') throw conflict('The id in the document does not match the URL', '/data/id');
+      if (data.id !== id && data.id !== '1')
+        throw conflict('The id in the document does not match the URL', '/data/id');
       const values = valuesOf(data.attributes ?? {});
       if (splitOnOwnDisks && values.storagePlace === 'local') {
         throw unprocessable(

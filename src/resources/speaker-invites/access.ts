@@ -6,7 +6,8 @@ import type { Ctx } from '../../jsonapi/index.js';
 import { holdsRole } from '../events/access.js';
 
 /** Addresses compare without case and surrounding blanks. */
-export const sameAddress = (column: PgColumn | SQL, address: string): SQL => sql`lower(${column}) = ${address.trim().toLowerCase()}`;
+export const sameAddress = (column: PgColumn | SQL, address: string): SQL =>
+  sql`lower(${column}) = ${address.trim().toLowerCase()}`;
 
 /** Ids of the sessions the caller speaks at: a live speaker of theirs, by account or by address. */
 export const spokenSessions = (caller: Caller) =>
@@ -20,6 +21,8 @@ export const spokenSessions = (caller: Caller) =>
  */
 export async function speaksForSession(ctx: Ctx, caller: Caller, sessionId: number, eventId: number): Promise<boolean> {
   if (isStaff(caller) || (await holdsRole(ctx, eventId, 'coorganizer'))) return true;
-  const [row] = await ctx.db.execute<{ one: number }>(sql`select 1 as one where ${sessionId} in ${spokenSessions(caller)}`);
+  const [row] = await ctx.db.execute<{ one: number }>(
+    sql`select 1 as one where ${sessionId} in ${spokenSessions(caller)}`,
+  );
   return !!row;
 }

@@ -1,7 +1,22 @@
 import { and, eq, or, sql } from 'drizzle-orm';
 import { sessions, speakers, speakersSessions, speakerInvites } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
-import { DateTime, Email, Nullable, conflict, defineResource, forbidden, integerId, notFound, unprocessable, type Columns, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
+import {
+  DateTime,
+  Email,
+  Nullable,
+  conflict,
+  defineResource,
+  forbidden,
+  integerId,
+  notFound,
+  unprocessable,
+  type Columns,
+  type Ctx,
+  type Policy,
+  type Row,
+  type WriteInput,
+} from '../../jsonapi/index.js';
 import { choice, eventOf } from '../attributes.js';
 import { inManagedEvent } from '../events/access.js';
 import { sessionPolicy } from '../sessions/policy.js';
@@ -17,7 +32,11 @@ function inviteVisible(ctx: Ctx, t: Columns) {
   const { caller } = ctx;
   if (isStaff(caller)) return undefined;
   if (!caller) return sql`false`;
-  return or(sameAddress(t.email!, caller.email), sql`${t.sessionId} in ${spokenSessions(caller)}`, inManagedEvent(caller, t.eventId!));
+  return or(
+    sameAddress(t.email!, caller.email),
+    sql`${t.sessionId} in ${spokenSessions(caller)}`,
+    inManagedEvent(caller, t.eventId!),
+  );
 }
 
 /** The session a write names, if the caller sees it; else 404. */
@@ -28,7 +47,13 @@ async function namedSession(ctx: Ctx, named: unknown) {
   const [row] = await ctx.db
     .select({ id: sessions.id, eventId: sessions.eventId })
     .from(sessions)
-    .where(and(eq(sessions.id, id), sql`${sessions.deletedAt} is null`, sessionPolicy.scope(ctx, sessions as unknown as Columns)))
+    .where(
+      and(
+        eq(sessions.id, id),
+        sql`${sessions.deletedAt} is null`,
+        sessionPolicy.scope(ctx, sessions as unknown as Columns),
+      ),
+    )
     .limit(1);
   if (!row) throw notFound(missing);
   return row;
@@ -39,9 +64,13 @@ async function checkCreate(ctx: Ctx, input: WriteInput) {
   const caller = loggedIn(ctx);
   const status = input.attributes.status;
   if (status !== undefined && status !== 'pending')
-    throw unprocessable('A speaker invite starts pending; the invitee accepts or rejects it', '/data/attributes/status');
+    throw unprocessable(
+      'A speaker invite starts pending; the invitee accepts or rejects it',
+      '/data/attributes/status',
+    );
   const named = input.relationships.session;
-  if (typeof named !== 'string') throw unprocessable('A speaker invite names its session', '/data/relationships/session');
+  if (typeof named !== 'string')
+    throw unprocessable('A speaker invite names its session', '/data/relationships/session');
   const session = await namedSession(ctx, named);
   if (!(await speaksForSession(ctx, caller, session.id, session.eventId)))
     throw forbidden("Only the session's speakers and its event's organizers may invite speakers to it");
@@ -50,7 +79,13 @@ async function checkCreate(ctx: Ctx, input: WriteInput) {
     .select({ id: speakers.id })
     .from(speakersSessions)
     .innerJoin(speakers, eq(speakers.id, speakersSessions.speakerId))
-    .where(and(eq(speakersSessions.sessionId, session.id), sql`${speakers.deletedAt} is null`, sameAddress(speakers.email, email)))
+    .where(
+      and(
+        eq(speakersSessions.sessionId, session.id),
+        sql`${speakers.deletedAt} is null`,
+        sameAddress(speakers.email, email),
+      ),
+    )
     .limit(1);
   if (already) throw conflict('The invitee is already a speaker of this session', '/data/attributes/email');
 }
@@ -66,13 +101,16 @@ const invitePolicy: Policy = {
   create: checkCreate,
   update(ctx) {
     loggedIn(ctx);
-    throw forbidden('A speaker invite is answered at /v1/speaker-invites/{id}/accept-invite or /reject-invite, never changed');
+    throw forbidden(
+      'A speaker invite is answered at /v1/speaker-invites/{id}/accept-invite or /reject-invite, never changed',
+    );
   },
   async delete(ctx, row: Row) {
     const caller = loggedIn(ctx);
     if (!(await speaksForSession(ctx, caller, row.sessionId as number, row.eventId as number)))
       throw forbidden("Only the session's speakers and its event's organizers may withdraw an invite");
-    if (row.status === 'accepted') throw conflict('You cannot delete an accepted speaker invite', '/data/attributes/status');
+    if (row.status === 'accepted')
+      throw conflict('You cannot delete an accepted speaker invite', '/data/attributes/status');
   },
 };
 
@@ -96,7 +134,10 @@ export const speakerInviteResource = defineResource({
       required: true,
       write: (v) => ({ email: (v as string).trim() }),
     },
-    status: { column: 'status', schema: choice(INVITE_STATES, 'pending until the invitee accepts or rejects it; created pending') },
+    status: {
+      column: 'status',
+      schema: choice(INVITE_STATES, 'pending until the invitee accepts or rejects it; created pending'),
+    },
     'created-at': {
       column: 'createdAt',
       schema: DateTime({ description: 'set by the server' }),
@@ -114,7 +155,7 @@ export const speakerInviteResource = defineResource({
       required: true,
       immutable: true,
       within: 'event',
-      description: 'the session the invitee is asked to speak at; of the invite\'s event',
+      description: "the session the invitee is asked to speak at; of the invite's event",
     },
   },
   policy: invitePolicy,
@@ -132,6 +173,9 @@ export const speakerInviteResource = defineResource({
     },
   },
   unique: {
-    speaker_invites_pending_key: { pointer: '/data/attributes/email', detail: 'Speaker Invite has already been sent for this email' },
+    speaker_invites_pending_key: {
+      pointer: '/data/attributes/email',
+      detail: 'Speaker Invite has already been sent for this email',
+    },
   },
 });

@@ -10,7 +10,12 @@ import type { OutgoingMail } from '../../../plugins/mailer.js';
  * `/e/{event}/speaker-invite/{invite}/session`), where the invitee, signed in with this address, accepts
  * or rejects it; the call for speakers page lists it too (app/routes/public/cfs/index.js:56).
  */
-export async function speakerInviteMail(app: FastifyInstance, inviteId: number, appName: string, frontend: string): Promise<OutgoingMail | null> {
+export async function speakerInviteMail(
+  app: FastifyInstance,
+  inviteId: number,
+  appName: string,
+  frontend: string,
+): Promise<OutgoingMail | null> {
   const inviter = alias(users, 'inviter');
   const [invite] = await app.db
     .select({
@@ -30,7 +35,9 @@ export async function speakerInviteMail(app: FastifyInstance, inviteId: number, 
     .limit(1);
   if (!invite) return null;
   const event = `${frontend}/e/${encodeURIComponent(invite.identifier)}`;
-  const by = invite.inviterEmail ? ` by ${invite.inviterName ? `${invite.inviterName} ` : ''}<${invite.inviterEmail}>` : '';
+  const by = invite.inviterEmail
+    ? ` by ${invite.inviterName ? `${invite.inviterName} ` : ''}<${invite.inviterEmail}>`
+    : '';
   return {
     to: { address: invite.email },
     subject: `Invitation to speak at ${invite.eventName}`,

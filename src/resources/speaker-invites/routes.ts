@@ -3,7 +3,18 @@ import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { events, sessions, speakerInvites, speakers, speakersSessions, users } from '../../../db/schema/index.js';
 import { loggedIn, requireLogin } from '../../auth/caller.js';
-import { API_PREFIX, compatibilityParameters, conflict, errorResponses, forbidden, integerId, notFound, unprocessable, type Columns, type Ctx } from '../../jsonapi/index.js';
+import {
+  API_PREFIX,
+  compatibilityParameters,
+  conflict,
+  errorResponses,
+  forbidden,
+  integerId,
+  notFound,
+  unprocessable,
+  type Columns,
+  type Ctx,
+} from '../../jsonapi/index.js';
 import type { Db } from '../../../plugins/db.js';
 import { sameAddress } from './access.js';
 import { speakerInviteResource } from './index.js';
@@ -37,17 +48,30 @@ async function pendingInviteOf(ctx: Ctx, raw: string, answer: 'accept' | 'reject
   const id = integerId(raw);
   if (id === undefined) throw notFound('Speaker Invite Not Found');
   const [invite] = await ctx.db
-    .select({ id: speakerInvites.id, email: speakerInvites.email, status: speakerInvites.status, sessionId: speakerInvites.sessionId, eventId: speakerInvites.eventId })
+    .select({
+      id: speakerInvites.id,
+      email: speakerInvites.email,
+      status: speakerInvites.status,
+      sessionId: speakerInvites.sessionId,
+      eventId: speakerInvites.eventId,
+    })
     .from(speakerInvites)
-    .where(and(eq(speakerInvites.id, id), speakerInviteResource.policy.scope(ctx, speakerInvites as unknown as Columns)))
+    .where(
+      and(eq(speakerInvites.id, id), speakerInviteResource.policy.scope(ctx, speakerInvites as unknown as Columns)),
+    )
     .for('update')
     .limit(1);
   if (!invite) throw notFound('Speaker Invite Not Found');
-  if (invite.email.trim().toLowerCase() !== caller.email.trim().toLowerCase()) throw forbidden('Invitee access is required');
+  if (invite.email.trim().toLowerCase() !== caller.email.trim().toLowerCase())
+    throw forbidden('Invitee access is required');
   if (invite.status !== 'pending') {
     const done = invite.status === 'accepted' ? 'accepted' : 'rejected';
-    throw conflict(answer === 'accept' && done === 'accepted' ? 'Speaker invite is already accepted' :
-      `A speaker invite that is ${done} cannot be ${answer === 'accept' ? 'accepted' : 'rejected'}`, '/data/attributes/status');
+    throw conflict(
+      answer === 'accept' && done === 'accepted'
+        ? 'Speaker invite is already accepted'
+        : `A speaker invite that is ${done} cannot be ${answer === 'accept' ? 'accepted' : 'rejected'}`,
+      '/data/attributes/status',
+    );
   }
   return invite;
 }
@@ -56,7 +80,10 @@ async function pendingInviteOf(ctx: Ctx, raw: string, answer: 'accept' | 'reject
 async function accept(ctx: Ctx, db: Db, raw: string) {
   const caller = loggedIn(ctx);
   const invite = await pendingInviteOf(ctx, raw, 'accept');
-  const [user] = await db.select({ isVerified: users.isVerified, name: users.name }).from(users).where(eq(users.id, caller.id));
+  const [user] = await db
+    .select({ isVerified: users.isVerified, name: users.name })
+    .from(users)
+    .where(eq(users.id, caller.id));
   if (!user?.isVerified) throw forbidden('Verify your email address before you accept a speaker invite');
   const [session] = await db
     .select({ id: sessions.id, identifier: events.identifier })
@@ -67,7 +94,13 @@ async function accept(ctx: Ctx, db: Db, raw: string) {
   const [speaker] = await db
     .select({ id: speakers.id, name: speakers.name })
     .from(speakers)
-    .where(and(eq(speakers.eventId, invite.eventId), isNull(speakers.deletedAt), or(eq(speakers.userId, caller.id), sameAddress(speakers.email, caller.email))))
+    .where(
+      and(
+        eq(speakers.eventId, invite.eventId),
+        isNull(speakers.deletedAt),
+        or(eq(speakers.userId, caller.id), sameAddress(speakers.email, caller.email)),
+      ),
+    )
     .orderBy(sql`${speakers.userId} = ${caller.id} desc`, speakers.id)
     .limit(1);
   if (!speaker)
@@ -118,7 +151,10 @@ export default async function speakerInviteRoutes(app: FastifyInstance) {
           `and the invite becomes accepted. The invitee must be verified (403) and have a speaker record in the event (422). ${rules}`,
         params: Params,
         querystring: NoQuery,
-        response: { 200: Type.Ref(AcceptedInvite, { description: 'Accepted' }), ...errorResponses([400, 401, 403, 404, 409, 422]) },
+        response: {
+          200: Type.Ref(AcceptedInvite, { description: 'Accepted' }),
+          ...errorResponses([400, 401, 403, 404, 409, 422]),
+        },
       },
     },
     async (request) => answered(await app.db.transaction((tx) => accept(ctxOf(request, tx), tx, id(request)))),
@@ -136,7 +172,10 @@ export default async function speakerInviteRoutes(app: FastifyInstance) {
         description: `The invite becomes rejected. ${rules}`,
         params: Params,
         querystring: NoQuery,
-        response: { 200: Type.Ref(RejectedInvite, { description: 'Rejected' }), ...errorResponses([400, 401, 403, 404, 409]) },
+        response: {
+          200: Type.Ref(RejectedInvite, { description: 'Rejected' }),
+          ...errorResponses([400, 401, 403, 404, 409]),
+        },
       },
     },
     async (request) =>

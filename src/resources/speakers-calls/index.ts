@@ -29,9 +29,15 @@ export const speakersCallResource = defineResource({
   attributes: {
     announcement: optionalText('announcement', 100_000),
     'starts-at': { column: 'startsAt', schema: DateTime(), required: true },
-    'soft-ends-at': { column: 'softEndsAt', schema: Nullable(DateTime({ description: 'a soft deadline, after starts-at' })) },
+    'soft-ends-at': {
+      column: 'softEndsAt',
+      schema: Nullable(DateTime({ description: 'a soft deadline, after starts-at' })),
+    },
     'ends-at': { column: 'endsAt', schema: DateTime({ description: 'after starts-at' }), required: true },
-    privacy: { column: 'privacy', schema: choice(CFS_PRIVACIES, 'public (default) or private: a private call is reached by its hash') },
+    privacy: {
+      column: 'privacy',
+      schema: choice(CFS_PRIVACIES, 'public (default) or private: a private call is reached by its hash'),
+    },
     hash: optionalText('hash', 255, 'the secret part of the link to a private call'),
     'deleted-at': deletedAt,
   },
@@ -41,5 +47,10 @@ export const speakersCallResource = defineResource({
     beforeCreate: (_ctx, values) => checkCall(values),
     beforeUpdate: (_ctx, row, values) => checkCall(values, row),
   },
-  unique: { speakers_calls_event_id_key: { pointer: '/data/relationships/event', detail: 'The event already has a call for speakers' } },
+  unique: {
+    speakers_calls_event_id_key: {
+      pointer: '/data/relationships/event',
+      detail: 'The event already has a call for speakers',
+    },
+  },
 });

@@ -13,8 +13,7 @@ export const speakerResource = defineResource({
   path: 'speakers',
   name: 'Speaker',
   tag: 'Speakers',
-  description:
-    "A speaker of an event, optionally linked to a user account. Email and mobile are " + PRIVATE_NOTE + '.',
+  description: `A speaker of an event, optionally linked to a user account. Email and mobile are ${PRIVATE_NOTE}.`,
   table: speakers,
   softDelete: 'deletedAt',
   attributes: {
@@ -51,13 +50,19 @@ export const speakerResource = defineResource({
     location: optionalText('location', 255, 'where the speaker lives or comes from'),
     order: {
       column: 'order',
-      schema: Type.Integer({ minimum: 0, maximum: INT4_MAX, description: 'display order on the speakers page (default 0); set by organizers' }),
+      schema: Type.Integer({
+        minimum: 0,
+        maximum: INT4_MAX,
+        description: 'display order on the speakers page (default 0); set by organizers',
+      }),
       input: Nullable(Type.Integer({ minimum: 0, maximum: INT4_MAX, description: 'display order; null means 0' })),
       write: (value) => ({ order: value ?? 0 }),
     },
     'is-email-overridden': {
       column: 'isEmailOverridden',
-      schema: Type.Boolean({ description: 'default false; organizers only: the speaker is not mailed about their sessions' }),
+      schema: Type.Boolean({
+        description: 'default false; organizers only: the speaker is not mailed about their sessions',
+      }),
     },
     'complex-field-values': complexFieldValues('complexFieldValues'),
     'speaker-positions': speakerPositions,
@@ -78,6 +83,9 @@ export const speakerResource = defineResource({
   policy: speakerPolicy,
   hooks: withImageVariants('speaker', { beforeCreate: submitterIsUser }),
   unique: {
-    speakers_event_email_key: { pointer: '/data/attributes/email', detail: 'The event already has a speaker with this email' },
+    speakers_event_email_key: {
+      pointer: '/data/attributes/email',
+      detail: 'The event already has a speaker with this email',
+    },
   },
 });

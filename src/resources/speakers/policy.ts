@@ -52,7 +52,8 @@ export const speakerPolicy: Policy = {
   },
   async update(ctx, row, input) {
     const caller = loggedIn(ctx);
-    if ((await holdsRole(ctx, row.eventId as number, 'coorganizer')) || row.userId !== caller.id) return records.update(ctx, row, input);
+    if ((await holdsRole(ctx, row.eventId as number, 'coorganizer')) || row.userId !== caller.id)
+      return records.update(ctx, row, input);
     namesCaller(ctx, input, 'user');
     ownAddress(ctx, input, row);
     keepOrganizerMembers(input, ORGANIZER_MEMBERS, row);

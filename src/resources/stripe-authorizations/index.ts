@@ -21,7 +21,11 @@ export const stripeAuthorizationResource = defineResource({
     "event's organizers answers 422, so none exists and an event's stripe-authorization is always null.",
   table: stripeAuthorizations,
   attributes: {
-    'stripe-auth-code': { schema: Nullable(Type.String({ maxLength: 1024, description: 'the Stripe Connect code' })), writeOnly: true, write: () => ({}) },
+    'stripe-auth-code': {
+      schema: Nullable(Type.String({ maxLength: 1024, description: 'the Stripe Connect code' })),
+      writeOnly: true,
+      write: () => ({}),
+    },
     'stripe-publishable-key': { column: 'stripePublishableKey', schema: Nullable(Type.String()), readOnly: true },
   },
   relationships: { event: eventOf },

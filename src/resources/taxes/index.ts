@@ -23,8 +23,14 @@ export const taxResource = defineResource({
   softDelete: 'deletedAt',
   attributes: {
     name: optionalText('name', 255, 'e.g. VAT'),
-    rate: { column: 'rate', schema: Nullable(Type.Number({ minimum: 0, maximum: 100, description: 'percent, 0 to 100' })) },
-    'is-tax-included-in-price': flexibleBoolean('isTaxIncludedInPrice', 'whether ticket prices include the tax (default false)'),
+    rate: {
+      column: 'rate',
+      schema: Nullable(Type.Number({ minimum: 0, maximum: 100, description: 'percent, 0 to 100' })),
+    },
+    'is-tax-included-in-price': flexibleBoolean(
+      'isTaxIncludedInPrice',
+      'whether ticket prices include the tax (default false)',
+    ),
     'tax-id': hidden(optionalText('taxId', 255, ORGANIZERS)),
     country: hidden(optionalText('country', 255, ORGANIZERS)),
     'registered-company': hidden(optionalText('registeredCompany', 255, ORGANIZERS)),
@@ -36,7 +42,9 @@ export const taxResource = defineResource({
     state: hidden(optionalText('state', 255, ORGANIZERS)),
     zip: hidden(optionalText('zip', 32, ORGANIZERS)),
     'invoice-footer': hidden(optionalText('invoiceFooter', 10_000, ORGANIZERS)),
-    'should-send-invoice': hidden(flexibleBoolean('shouldSendInvoice', `whether buyers receive invoices; ${ORGANIZERS}`)),
+    'should-send-invoice': hidden(
+      flexibleBoolean('shouldSendInvoice', `whether buyers receive invoices; ${ORGANIZERS}`),
+    ),
     'is-invoice-sent': hidden(flexibleBoolean('isInvoiceSent', ORGANIZERS)),
     'deleted-at': deletedAt,
   },

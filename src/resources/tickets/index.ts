@@ -3,7 +3,15 @@ import { and, not, or } from 'drizzle-orm';
 import { orderTickets, TICKET_TYPES, tickets } from '../../../db/schema/index.js';
 import { isStaff } from '../../auth/caller.js';
 import { DateTime, Nullable, defineResource, type AttributeSpec, type Columns, type Ctx } from '../../jsonapi/index.js';
-import { choice, deletedAt, eventOf, flexibleBoolean, optionalInteger, optionalText, requiredText } from '../attributes.js';
+import {
+  choice,
+  deletedAt,
+  eventOf,
+  flexibleBoolean,
+  optionalInteger,
+  optionalText,
+  requiredText,
+} from '../attributes.js';
 import { inManagedEvent, inVisibleEvent, requireRole } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 import { checkTicket } from './rules.js';
@@ -47,11 +55,18 @@ export const ticketResource = defineResource({
     'min-price': amount('minPrice', 'lowest donation'),
     'max-price': amount('maxPrice', 'highest donation; not below min-price'),
     position: optionalInteger('position', 'display order', 0),
-    'is-description-visible': flexibleBoolean('isDescriptionVisible', 'whether buyers see the description (default true)'),
+    'is-description-visible': flexibleBoolean(
+      'isDescriptionVisible',
+      'whether buyers see the description (default true)',
+    ),
     'is-hidden': flexibleBoolean('isHidden', "hidden tickets exist only for the event's organizers (default false)"),
     'is-fee-absorbed': flexibleBoolean('isFeeAbsorbed', 'whether the organizer pays the service fee (default false)'),
     'sales-starts-at': { column: 'salesStartsAt', schema: DateTime(), required: true },
-    'sales-ends-at': { column: 'salesEndsAt', schema: DateTime({ description: 'after sales-starts-at' }), required: true },
+    'sales-ends-at': {
+      column: 'salesEndsAt',
+      schema: DateTime({ description: 'after sales-starts-at' }),
+      required: true,
+    },
     'form-id': optionalText('formId', 255, 'the custom form of the ticket holders'),
     'badge-id': optionalText('badgeId', 255, 'the badge design of the ticket'),
     'deleted-at': deletedAt,

@@ -21,7 +21,8 @@ export function checkTicket(values: Record<string, unknown>, current?: Row) {
   const quantity = num(get('quantity'));
   if (minOrder !== undefined && maxOrder !== undefined && maxOrder < minOrder)
     throw unprocessable('max-order should be greater than min-order', '/data/attributes/max-order');
-  if (quantity !== undefined && quantity <= 0) throw unprocessable('quantity should be greater than 0', '/data/attributes/quantity');
+  if (quantity !== undefined && quantity <= 0)
+    throw unprocessable('quantity should be greater than 0', '/data/attributes/quantity');
   if (quantity !== undefined && minOrder !== undefined && quantity < minOrder)
     throw unprocessable('quantity should be greater than or equal to min-order', '/data/attributes/quantity');
   if (quantity !== undefined && maxOrder !== undefined && quantity < maxOrder)

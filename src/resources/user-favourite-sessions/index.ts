@@ -45,7 +45,10 @@ const favouritePolicy: Policy = {
   async delete(ctx, row: Row) {
     const caller = loggedIn(ctx);
     if (row.userId === caller.id || isStaff(caller)) return;
-    const [session] = await ctx.db.select({ eventId: sessions.eventId }).from(sessions).where(eq(sessions.id, row.sessionId as number));
+    const [session] = await ctx.db
+      .select({ eventId: sessions.eventId })
+      .from(sessions)
+      .where(eq(sessions.id, row.sessionId as number));
     if (!session || !(await holdsRole(ctx, session.eventId, 'coorganizer')))
       throw forbidden("Only its user or the event's organizers may remove a favourite");
   },
@@ -57,7 +60,7 @@ export const userFavouriteSessionResource = defineResource({
   name: 'UserFavouriteSession',
   tag: 'Favourites',
   description:
-    "A session on a signed-in user's personal schedule (\"Add to My Schedule\"): created by the user for a session " +
+    'A session on a signed-in user\'s personal schedule ("Add to My Schedule"): created by the user for a session ' +
     "they see, at most once per session (409), removed by its user (or the event's coorganizers). Read by its user " +
     "and the organizers and coorganizers of the session's event. A session's `favourite` is the caller's own, its " +
     '`favourite-count` the number of users who added it.',
@@ -66,8 +69,21 @@ export const userFavouriteSessionResource = defineResource({
     'created-at': createdAt,
   },
   relationships: {
-    session: { kind: 'toOne', type: 'session', column: 'sessionId', required: true, immutable: true, description: 'the session added' },
-    user: { kind: 'toOne', type: 'user', column: 'userId', readOnly: true, description: 'whose schedule: the caller who added it' },
+    session: {
+      kind: 'toOne',
+      type: 'session',
+      column: 'sessionId',
+      required: true,
+      immutable: true,
+      description: 'the session added',
+    },
+    user: {
+      kind: 'toOne',
+      type: 'user',
+      column: 'userId',
+      readOnly: true,
+      description: 'whose schedule: the caller who added it',
+    },
   },
   policy: favouritePolicy,
   hooks: {
@@ -76,6 +92,9 @@ export const userFavouriteSessionResource = defineResource({
     },
   },
   unique: {
-    user_favourite_sessions_session_user_key: { pointer: '/data/relationships/session', detail: 'Session already favourited' },
+    user_favourite_sessions_session_user_key: {
+      pointer: '/data/relationships/session',
+      detail: 'Session already favourited',
+    },
   },
 });

@@ -1,7 +1,15 @@
 import { eq, or, sql, type SQL } from 'drizzle-orm';
 import { groups, userFollowGroups } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
-import { defineResource, forbidden, integerId, type Columns, type Ctx, type Policy, type Row } from '../../jsonapi/index.js';
+import {
+  defineResource,
+  forbidden,
+  integerId,
+  type Columns,
+  type Ctx,
+  type Policy,
+  type Row,
+} from '../../jsonapi/index.js';
 import { createdAt } from '../attributes.js';
 
 /** The follower themself or an administrator (`groupOwner`: also the owner of the group). */
@@ -9,7 +17,11 @@ async function followerOrStaff(ctx: Ctx, row: Row, groupOwner = false) {
   const caller = loggedIn(ctx);
   if (row.userId === caller.id || isStaff(caller)) return;
   if (groupOwner) {
-    const [group] = await ctx.db.select({ owner: groups.userId }).from(groups).where(eq(groups.id, row.groupId as number)).limit(1);
+    const [group] = await ctx.db
+      .select({ owner: groups.userId })
+      .from(groups)
+      .where(eq(groups.id, row.groupId as number))
+      .limit(1);
     if (group?.owner === caller.id) return;
   }
   throw forbidden('Only the follower or an administrator may do this');
@@ -42,7 +54,8 @@ const userFollowGroupPolicy: Policy = {
   create(ctx, input) {
     const caller = loggedIn(ctx);
     const user = input.relationships.user;
-    if (typeof user === 'string' && integerId(user) !== caller.id) throw forbidden('Users follow groups only for themselves', '/data/relationships/user');
+    if (typeof user === 'string' && integerId(user) !== caller.id)
+      throw forbidden('Users follow groups only for themselves', '/data/relationships/user');
   },
   update: (ctx, row) => followerOrStaff(ctx, row),
   delete: (ctx, row) => followerOrStaff(ctx, row, true),
@@ -60,7 +73,14 @@ export const userFollowGroupResource = defineResource({
   table: userFollowGroups,
   attributes: { 'created-at': createdAt },
   relationships: {
-    group: { kind: 'toOne', type: 'group', column: 'groupId', required: true, immutable: true, description: 'the group followed' },
+    group: {
+      kind: 'toOne',
+      type: 'group',
+      column: 'groupId',
+      required: true,
+      immutable: true,
+      description: 'the group followed',
+    },
     user: {
       kind: 'toOne',
       type: 'user',
@@ -78,6 +98,9 @@ export const userFollowGroupResource = defineResource({
     beforeDelete: (ctx, row) => countFollowers(ctx, row.groupId, -1),
   },
   unique: {
-    user_follow_groups_group_user_key: { pointer: '/data/relationships/group', detail: 'You already follow this group' },
+    user_follow_groups_group_user_key: {
+      pointer: '/data/relationships/group',
+      detail: 'You already follow this group',
+    },
   },
 });

@@ -43,7 +43,8 @@ export const usersEventsRoleResource = defineResource({
     update: granted,
     async delete(ctx, row) {
       await requireRole(ctx, row.eventId as number, 'owner');
-      if (row.role === 'owner') throw forbidden("The owner's role cannot be removed: transfer the event with an owner role invite");
+      if (row.role === 'owner')
+        throw forbidden("The owner's role cannot be removed: transfer the event with an owner role invite");
     },
   },
 });

@@ -51,11 +51,7 @@ export default async function checkEmailRoute(app: FastifyInstance, { config }: 
         [{ bucket: 'check-email-client', key: clientOf(request.ip), ...limit }],
         (seconds) => `Too many lookups from this client address; try again in ${seconds} seconds`,
       );
-      const [found] = await app.db
-        .select({ id: users.id })
-        .from(users)
-        .where(liveAccountWith(email))
-        .limit(1);
+      const [found] = await app.db.select({ id: users.id }).from(users).where(liveAccountWith(email)).limit(1);
       return { exists: found !== undefined };
     },
   );

@@ -4,7 +4,11 @@ import type { Ctx, Hooks } from '../../jsonapi/index.js';
 
 /** A verification link for the account's address, unless the mail limits are reached (it can be asked for again). */
 const mailVerification = (ctx: Ctx, userId: number, email: string) =>
-  ctx.request.server.accountMail.queue(ctx.db, { kind: 'verify-email', userId }, { recipient: email, ip: ctx.request.ip, whenLimited: 'skip' });
+  ctx.request.server.accountMail.queue(
+    ctx.db,
+    { kind: 'verify-email', userId },
+    { recipient: email, ip: ctx.request.ip, whenLimited: 'skip' },
+  );
 
 /**
  * What the account flows add to a user's writes: registration mails a verification link; a new address

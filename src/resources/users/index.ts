@@ -3,7 +3,20 @@ import { sql } from 'drizzle-orm';
 import { eventRoles, userEvents, users } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
 import { hashPassword } from '../../auth/password.js';
-import { DateTime, Email, Nullable, Text, Url, constant, defineResource, forbidden, type AttributeSpec, type Ctx, type Row, type ToManySpec } from '../../jsonapi/index.js';
+import {
+  DateTime,
+  Email,
+  Nullable,
+  Text,
+  Url,
+  constant,
+  defineResource,
+  forbidden,
+  type AttributeSpec,
+  type Ctx,
+  type Row,
+  type ToManySpec,
+} from '../../jsonapi/index.js';
 import { withImageVariants } from '../../images/variants.js';
 import { accountHooks } from './hooks.js';
 import { userPolicy } from './policy.js';
@@ -21,7 +34,14 @@ const ownOnly = (message: string) => (ctx: Ctx, row: Row) => {
   if (row.id !== loggedIn(ctx).id && !isStaff(ctx.caller)) throw forbidden(message);
 };
 
-type RoleName = 'organizer' | 'coorganizer' | 'track_organizer' | 'registrar' | 'moderator' | 'marketer' | 'sales_admin';
+type RoleName =
+  | 'organizer'
+  | 'coorganizer'
+  | 'track_organizer'
+  | 'registrar'
+  | 'moderator'
+  | 'marketer'
+  | 'sales_admin';
 const spoken = (role: string) => role.replace('_', ' ');
 
 /** The events in which the user holds a role (set on the event's role relationships, read-only here). */
@@ -36,7 +56,9 @@ const roleEvents = (role: RoleName, note = ''): ToManySpec => ({
 
 /** Whether the user holds `role` in any live event, computed in the statement that reads the user. */
 const holdsAnywhere = (role: 'owner' | RoleName): AttributeSpec => ({
-  schema: Type.Boolean({ description: `the user is a${/^[aeiou]/.test(role) ? 'n' : ''} ${spoken(role)} of a live event` }),
+  schema: Type.Boolean({
+    description: `the user is a${/^[aeiou]/.test(role) ? 'n' : ''} ${spoken(role)} of a live event`,
+  }),
   readOnly: true,
   // Qualified by hand: drizzle leaves the columns of a one-table read unqualified, and an unqualified "id"
   // here would be the joined event's.
@@ -93,7 +115,9 @@ export const userResource = defineResource({
     },
     'is-verified': {
       column: 'isVerified',
-      schema: Type.Boolean({ description: 'the address was proven by the link mailed to it; only administrators may change it' }),
+      schema: Type.Boolean({
+        description: 'the address was proven by the link mailed to it; only administrators may change it',
+      }),
     },
     'public-name': name('publicName', 'the name shown to others instead of the first and last name'),
     'was-registered-with-order': {
@@ -157,7 +181,13 @@ export const userResource = defineResource({
       description: "the sessions on the user's schedule; the user and administrators only",
       guard: ownOnly("This is another user's schedule"),
     },
-    groups: { kind: 'toMany', type: 'group', foreignKey: 'userId', readOnly: true, description: 'the groups the user created' },
+    groups: {
+      kind: 'toMany',
+      type: 'group',
+      foreignKey: 'userId',
+      readOnly: true,
+      description: 'the groups the user created',
+    },
     'followed-groups': {
       kind: 'toMany',
       type: 'user-follow-group',

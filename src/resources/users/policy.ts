@@ -7,14 +7,16 @@ import { forbidden, type Ctx, type Policy, type Row, type WriteInput } from '../
 /** The user themself or an administrator. */
 function selfOrAdmin(ctx: Ctx, row: Row): Caller {
   const caller = loggedIn(ctx);
-  if (caller.id !== row.id && !isStaff(caller)) throw forbidden('Only the user themself or an administrator may do this');
+  if (caller.id !== row.id && !isStaff(caller))
+    throw forbidden('Only the user themself or an administrator may do this');
   return caller;
 }
 
 /** As selfOrAdmin, and only a super admin changes another super admin's account. */
 function mayChange(ctx: Ctx, row: Row) {
   const caller = selfOrAdmin(ctx, row);
-  if (caller.id !== row.id && row.isSuperAdmin && !caller.isSuperAdmin) throw forbidden('Super admin access is required');
+  if (caller.id !== row.id && row.isSuperAdmin && !caller.isSuperAdmin)
+    throw forbidden('Super admin access is required');
 }
 
 /**
@@ -46,7 +48,10 @@ export const userPolicy: Policy = {
     isStaff(ctx.caller)
       ? undefined
       : ctx.caller
-        ? or(eq(t.id!, ctx.caller.id), sql`${t.id!} in (select ${eventRoles.userId} from ${eventRoles} where ${inManagedEvent(ctx.caller, eventRoles.eventId)})`)
+        ? or(
+            eq(t.id!, ctx.caller.id),
+            sql`${t.id!} in (select ${eventRoles.userId} from ${eventRoles} where ${inManagedEvent(ctx.caller, eventRoles.eventId)})`,
+          )
         : sql`false`,
   // Organizers name other users (speakers, coorganizers) by id without reading their records.
   linkable: () => undefined,
@@ -64,7 +69,10 @@ export const userPolicy: Policy = {
     // where the current one is asked for. Administrators still reset others' (and the front end never
     // sends a password in a user save: app/serializers/user.js leaves it out).
     if (input.attributes.password !== undefined && !isStaff(ctx.caller)) {
-      throw forbidden('Change your password with POST /v1/auth/change-password, which asks for the current one', '/data/attributes/password');
+      throw forbidden(
+        'Change your password with POST /v1/auth/change-password, which asks for the current one',
+        '/data/attributes/password',
+      );
     }
   },
   delete: mayChange,

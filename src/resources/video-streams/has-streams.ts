@@ -1,7 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { microlocations, orders, sessions, speakers, speakersSessions, users, videoStreams } from '../../../db/schema/index.js';
+import {
+  microlocations,
+  orders,
+  sessions,
+  speakers,
+  speakersSessions,
+  users,
+  videoStreams,
+} from '../../../db/schema/index.js';
 import { API_PREFIX, compatibilityParameters, errorResponses } from '../../jsonapi/index.js';
 import { eventIdNamed, holdsRole } from '../events/access.js';
 
@@ -48,12 +56,17 @@ export default async function hasStreamsRoute(app: FastifyInstance) {
         operationId: 'getEventHasStreams',
         summary: 'Does the event stream, and may the caller join?',
         description:
-          'Whether the event has a video stream (its own or one of its rooms\'), and whether the caller may join. Anyone who ' +
+          "Whether the event has a video stream (its own or one of its rooms'), and whether the caller may join. Anyone who " +
           'may see the event may ask (anonymous callers may never join); a draft answers 404 to those without a role in it. ' +
           'The event is named by id or identifier.',
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'id or identifier of the event' }) }),
+        params: Type.Object({
+          id: Type.String({ minLength: 1, maxLength: 64, description: 'id or identifier of the event' }),
+        }),
         querystring: Type.Object(compatibilityParameters, { additionalProperties: false }),
-        response: { 200: Type.Ref(HasStreams, { description: 'Whether it streams and the caller may join' }), ...errorResponses([400, 401, 404]) },
+        response: {
+          200: Type.Ref(HasStreams, { description: 'Whether it streams and the caller may join' }),
+          ...errorResponses([400, 401, 404]),
+        },
       },
     },
     async (request) => {

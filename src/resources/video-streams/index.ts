@@ -2,7 +2,20 @@ import { Type } from '@sinclair/typebox';
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import { microlocations, videoStreams } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
-import { Nullable, Text, Url, anyOf, defineResource, integerId, notFound, unprocessable, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
+import {
+  Nullable,
+  Text,
+  Url,
+  anyOf,
+  defineResource,
+  integerId,
+  notFound,
+  unprocessable,
+  type Ctx,
+  type Policy,
+  type Row,
+  type WriteInput,
+} from '../../jsonapi/index.js';
 import { optionalText, optionalUrl, requiredText } from '../attributes.js';
 import { inManagedEvent, inVisibleEvent, namedEvent, requireRole } from '../events/access.js';
 
@@ -75,7 +88,10 @@ async function ownerOf(ctx: Ctx, input: WriteInput): Promise<number> {
   const event = input.relationships.event;
   const rooms = (input.relationships.rooms as string[] | undefined) ?? [];
   if ((event !== undefined && event !== null) === rooms.length > 0)
-    throw unprocessable('A video stream names either its event or its rooms, not both and not neither', '/data/relationships');
+    throw unprocessable(
+      'A video stream names either its event or its rooms, not both and not neither',
+      '/data/relationships',
+    );
   let owner: number;
   if (typeof event === 'string') owner = namedEvent(event);
   else {
@@ -84,7 +100,8 @@ async function ownerOf(ctx: Ctx, input: WriteInput): Promise<number> {
       .from(microlocations)
       .where(and(anyOf(microlocations.id, roomIds(rooms)), isNull(microlocations.deletedAt)));
     if (found.length === 0) throw notFound(`Related microlocation "${rooms[0]}" not found`);
-    if (found.length > 1) throw unprocessable('The rooms of a video stream belong to one event', '/data/relationships/rooms');
+    if (found.length > 1)
+      throw unprocessable('The rooms of a video stream belong to one event', '/data/relationships/rooms');
     owner = found[0]!.eventId;
   }
   owners.set(input, owner);
@@ -110,7 +127,11 @@ async function checkRooms(ctx: Ctx, owner: number, input: WriteInput) {
     .from(microlocations)
     .where(and(anyOf(microlocations.id, roomIds(rooms)), ne(microlocations.eventId, owner)))
     .limit(1);
-  if (stranger) throw unprocessable(`microlocation ${stranger.id} belongs to another event than this video stream`, '/data/relationships/rooms');
+  if (stranger)
+    throw unprocessable(
+      `microlocation ${stranger.id} belongs to another event than this video stream`,
+      '/data/relationships/rooms',
+    );
 }
 
 /**
@@ -156,7 +177,12 @@ export const videoStreamResource = defineResource({
   table: videoStreams,
   attributes: {
     name: requiredText('name', 255),
-    url: { column: 'url', schema: Url({ description: `where the stream or meeting is; ${PRIVATE_NOTE}` }), required: true, private: true },
+    url: {
+      column: 'url',
+      schema: Url({ description: `where the stream or meeting is; ${PRIVATE_NOTE}` }),
+      required: true,
+      private: true,
+    },
     password: { ...optionalText('password', 255, `password of the meeting; ${PRIVATE_NOTE}`), private: true },
     'additional-information': { ...optionalText('additionalInformation', 10_000, PRIVATE_NOTE), private: true },
     'bg-img-url': optionalUrl('bgImgUrl', 'background image of the room'),
@@ -165,7 +191,9 @@ export const videoStreamResource = defineResource({
     'is-global-event-room': nullableFlag('isGlobalEventRoom', "the chat is the event's global room"),
     'chat-room-name': {
       column: 'chatRoomName',
-      schema: Text(600, { description: 'name of the chat room: the name with other characters than letters, digits and ! as -, then -id' }),
+      schema: Text(600, {
+        description: 'name of the chat room: the name with other characters than letters, digits and ! as -, then -id',
+      }),
       readOnly: true,
     },
   },
@@ -181,7 +209,8 @@ export const videoStreamResource = defineResource({
       type: 'microlocation',
       foreignKey: 'videoStreamId',
       settable: true,
-      description: "the rooms (microlocations) that stream here, all of the stream's event; a room streams in one place",
+      description:
+        "the rooms (microlocations) that stream here, all of the stream's event; a room streams in one place",
     },
   },
   policy: videoStreamPolicy,
@@ -191,7 +220,10 @@ export const videoStreamResource = defineResource({
     },
   },
   unique: {
-    video_streams_event_id_key: { pointer: '/data/relationships/event', detail: 'The event already has a video stream' },
+    video_streams_event_id_key: {
+      pointer: '/data/relationships/event',
+      detail: 'The event already has a video stream',
+    },
   },
 });
 
@@ -206,5 +238,8 @@ export async function checkRoomStream(ctx: Ctx, values: Record<string, unknown>,
     .where(eq(videoStreams.id, streamId as number))
     .limit(1);
   if (stream && stream.owner !== eventId)
-    throw unprocessable(`video-stream ${String(streamId)} belongs to another event than this microlocation`, '/data/relationships/video-stream');
+    throw unprocessable(
+      `video-stream ${String(streamId)} belongs to another event than this microlocation`,
+      '/data/relationships/video-stream',
+    );
 }

@@ -11,10 +11,14 @@ import { warnAbout, writable, type Context, type Warn } from './context.js';
 type Json = Record<string, unknown>;
 
 /** A profile on a site given as a handle (`@ada`, `/ada`, `ada`): its URL there. Anything else is left to the URL reading. */
-const profileOn = (site: string) => (value: unknown): Repaired<unknown> | undefined => {
-  const handle = typeof value === 'string' ? /^[@/]?([A-Za-z0-9_-]{1,100})\/?$/.exec(value.trim())?.[1] : undefined;
-  return handle === undefined ? undefined : { value: `https://${site}/${handle}`, note: `a handle: read as https://${site}/${handle}` };
-};
+const profileOn =
+  (site: string) =>
+  (value: unknown): Repaired<unknown> | undefined => {
+    const handle = typeof value === 'string' ? /^[@/]?([A-Za-z0-9_-]{1,100})\/?$/.exec(value.trim())?.[1] : undefined;
+    return handle === undefined
+      ? undefined
+      : { value: `https://${site}/${handle}`, note: `a handle: read as https://${site}/${handle}` };
+  };
 
 /** Readings of particular fields, instead of the one their schema implies. */
 const SPECIAL: Record<string, (value: unknown) => Repaired<unknown> | undefined> = {
@@ -45,21 +49,30 @@ function sessionLengths(ctx: Context): Map<string, number[]> {
 }
 
 /** Values for required attributes a record lacks, where one can be had without guessing its meaning. */
-const FALLBACKS: Record<string, (ctx: Context, record: SourceRecord) => { value: unknown; note: string } | undefined> = {
-  // A colour only paints the track; without it the track and its sessions' link to it would be lost.
-  'track.color': () => ({ value: '#808080', note: 'taken as grey (#808080), so the track and its sessions are kept' }),
-  // Drafts of the public formats had no title yet; their times, room and speakers are worth keeping.
-  'session.title': () => ({ value: 'Untitled session', note: 'taken as "Untitled session", so the session, its times and speakers are kept' }),
-  'session-type.length': (ctx, record) => {
-    const minutes = record.key === undefined ? [] : (sessionLengths(ctx).get(record.key) ?? []);
-    if (minutes.length === 0) return undefined;
-    const counts = new Map<number, number>();
-    for (const m of minutes) counts.set(m, (counts.get(m) ?? 0) + 1);
-    const common = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
-    const read = readLength(`${Math.floor(common / 60)}:${String(common % 60).padStart(2, '0')}`);
-    return 'value' in read ? { value: read.value, note: `taken as ${read.value as string}, the length of most of its sessions` } : undefined;
-  },
-};
+const FALLBACKS: Record<string, (ctx: Context, record: SourceRecord) => { value: unknown; note: string } | undefined> =
+  {
+    // A colour only paints the track; without it the track and its sessions' link to it would be lost.
+    'track.color': () => ({
+      value: '#808080',
+      note: 'taken as grey (#808080), so the track and its sessions are kept',
+    }),
+    // Drafts of the public formats had no title yet; their times, room and speakers are worth keeping.
+    'session.title': () => ({
+      value: 'Untitled session',
+      note: 'taken as "Untitled session", so the session, its times and speakers are kept',
+    }),
+    'session-type.length': (ctx, record) => {
+      const minutes = record.key === undefined ? [] : (sessionLengths(ctx).get(record.key) ?? []);
+      if (minutes.length === 0) return undefined;
+      const counts = new Map<number, number>();
+      for (const m of minutes) counts.set(m, (counts.get(m) ?? 0) + 1);
+      const common = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
+      const read = readLength(`${Math.floor(common / 60)}:${String(common % 60).padStart(2, '0')}`);
+      return 'value' in read
+        ? { value: read.value, note: `taken as ${read.value as string}, the length of most of its sessions` }
+        : undefined;
+    },
+  };
 
 /** Reads the writable attributes of a record (the event's zone excepted), storing media and warning every repair and drop. */
 export async function readAttributes(ctx: Context, source: SourceFile, record: SourceRecord): Promise<Json> {
@@ -82,12 +95,20 @@ export async function readAttributes(ctx: Context, source: SourceFile, record: S
       value = stored.url;
     }
     const read = readField(
-      { schema: attr.schema, input: attr.input, vocabulary: file.vocabulary?.[key], special: SPECIAL[`${file.type}.${key}`], zone: ctx.zone, end: key === 'ends_at' },
+      {
+        schema: attr.schema,
+        input: attr.input,
+        vocabulary: file.vocabulary?.[key],
+        special: SPECIAL[`${file.type}.${key}`],
+        zone: ctx.zone,
+        end: key === 'ends_at',
+      },
       value,
     );
     if ('absent' in read) continue;
     if ('drop' in read) {
-      const fallback = attr.schema.default === undefined ? '' : `; the default ${JSON.stringify(attr.schema.default)} applies`;
+      const fallback =
+        attr.schema.default === undefined ? '' : `; the default ${JSON.stringify(attr.schema.default)} applies`;
       warn({ field: field.name, value, action: `${read.drop}: left out${fallback}` });
       continue;
     }
@@ -102,13 +123,21 @@ export async function readAttributes(ctx: Context, source: SourceFile, record: S
  * a fallback, those are taken (and warned) and none is lacking any more.
  */
 export function missingRequired(ctx: Context, source: SourceFile, record: SourceRecord, attributes: Json): string[] {
-  const lacking = writable(modelOf(source.file.type)).filter(([wire, a]) => a.required && (attributes[wire] === undefined || attributes[wire] === null));
-  const fallbacks = lacking.map(([wire]) => [wire, FALLBACKS[`${source.file.type}.${snake(wire)}`]?.(ctx, record)] as const);
+  const lacking = writable(modelOf(source.file.type)).filter(
+    ([wire, a]) => a.required && (attributes[wire] === undefined || attributes[wire] === null),
+  );
+  const fallbacks = lacking.map(
+    ([wire]) => [wire, FALLBACKS[`${source.file.type}.${snake(wire)}`]?.(ctx, record)] as const,
+  );
   const missing = fallbacks.filter(([, fallback]) => !fallback).map(([wire]) => snake(wire));
   if (missing.length > 0) return missing;
   for (const [wire, fallback] of fallbacks) {
     const field = record.fields.get(snake(wire));
-    warnAbout(ctx.env, source, record)({ field: field?.name ?? snake(wire), value: field?.value ?? null, action: fallback!.note });
+    warnAbout(
+      ctx.env,
+      source,
+      record,
+    )({ field: field?.name ?? snake(wire), value: field?.value ?? null, action: fallback!.note });
     attributes[wire] = fallback!.value;
   }
   return [];
@@ -127,28 +156,46 @@ export function checkSessionPeriod(warn: Warn, record: SourceRecord, attributes:
     delete attributes['ends-at'];
     return;
   }
-  warn({ field: `${record.fields.get('starts_at')!.name}, ${field.name}`, value: field.value, action: 'the same start and end: both left out, the session is unscheduled' });
+  warn({
+    field: `${record.fields.get('starts_at')!.name}, ${field.name}`,
+    value: field.value,
+    action: 'the same start and end: both left out, the session is unscheduled',
+  });
   delete attributes['starts-at'];
   delete attributes['ends-at'];
 }
 
 /** At most one record of a kind per event (`fields` empty), or per value of these fields; later ones lose the field or the record. */
 const UNIQUE: Record<string, { fields: string[]; drops: 'field' | 'record'; why: string }> = {
-  speaker: { fields: ['email'], drops: 'field', why: 'an earlier speaker has this address (one speaker per address in an event)' },
-  custom_form: { fields: ['form', 'field-identifier'], drops: 'record', why: 'an earlier field of the same form has this identifier' },
+  speaker: {
+    fields: ['email'],
+    drops: 'field',
+    why: 'an earlier speaker has this address (one speaker per address in an event)',
+  },
+  custom_form: {
+    fields: ['form', 'field-identifier'],
+    drops: 'record',
+    why: 'an earlier field of the same form has this identifier',
+  },
   'event-copyright': { fields: [], drops: 'record', why: 'an event has one copyright: the first is kept' },
   tax: { fields: [], drops: 'record', why: 'an event has one tax: the first is kept' },
   'speakers-call': { fields: [], drops: 'record', why: 'an event has one call for speakers: the first is kept' },
 };
 
 /** Values of the records kept so far, per unique rule: a repeat loses the field or the whole record. */
-export function checkUnique(seen: Set<string>, type: string, warn: Warn, record: SourceRecord, attributes: Json): boolean {
+export function checkUnique(
+  seen: Set<string>,
+  type: string,
+  warn: Warn,
+  record: SourceRecord,
+  attributes: Json,
+): boolean {
   const rule = UNIQUE[type];
   if (!rule) return true;
   const values = rule.fields.map((f) => attributes[f]);
   if (values.some((v) => v === undefined || v === null)) return true;
   const key = JSON.stringify(values.map((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v)));
-  if (!seen.has(key)) return void seen.add(key), true;
+  if (!seen.has(key)) return (void seen.add(key), true);
   const field = rule.fields.length === 1 ? record.fields.get(snake(rule.fields[0]!)) : undefined;
   if (rule.drops === 'field') {
     warn({ field: field?.name ?? rule.fields[0]!, value: field?.value ?? null, action: `${rule.why}: left out` });
@@ -158,4 +205,3 @@ export function checkUnique(seen: Set<string>, type: string, warn: Warn, record:
   warn({ action: `${rule.why}: the record is dropped` });
   return false;
 }
-

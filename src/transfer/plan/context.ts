@@ -56,10 +56,15 @@ export interface Context {
 
 /** The attributes an import may set on a resource: writable ones with a column. */
 export const writable = (model: Model) =>
-  Object.entries(model.spec.attributes).filter(([, a]) => !a.readOnly && !a.writeOnly && a.column) as [string, AttributeSpec][];
+  Object.entries(model.spec.attributes).filter(([, a]) => !a.readOnly && !a.writeOnly && a.column) as [
+    string,
+    AttributeSpec,
+  ][];
 
 /** A warning about a record of a source file. */
-export const warnAbout = (env: PlanEnv, source: SourceFile, record: SourceRecord) => (input: Omit<WarningInput, 'file' | 'id'>, strictAccepts = false) =>
-  env.warnings.add({ file: record.from ?? source.entry, id: record.id, ...input }, { strictAccepts });
+export const warnAbout =
+  (env: PlanEnv, source: SourceFile, record: SourceRecord) =>
+  (input: Omit<WarningInput, 'file' | 'id'>, strictAccepts = false) =>
+    env.warnings.add({ file: record.from ?? source.entry, id: record.id, ...input }, { strictAccepts });
 
 export type Warn = ReturnType<typeof warnAbout>;

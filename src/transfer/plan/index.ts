@@ -9,7 +9,16 @@ import { ImportError } from '../repairs/warnings.js';
 import { isEmpty, type SourceField, type SourceFile, type SourceRecord, type Sources } from '../sources.js';
 import { checkSessionPeriod, checkUnique, missingRequired, readAttributes } from './attributes.js';
 import { ADMIN_FLAGS } from '../../resources/events/options.js';
-import { warnAbout, type Context, type EventListing, type Plan, type PlanEnv, type PlannedFile, type PlannedRecord, type Warn } from './context.js';
+import {
+  warnAbout,
+  type Context,
+  type EventListing,
+  type Plan,
+  type PlanEnv,
+  type PlannedFile,
+  type PlannedRecord,
+  type Warn,
+} from './context.js';
 import { LINK_FIELDS, listedBy, refsOf, speakersOf } from './links.js';
 
 export type { Plan, PlanEnv, PlannedFile, PlannedRecord } from './context.js';
@@ -18,7 +27,12 @@ type Json = Record<string, unknown>;
 
 /** A number a field holds (as a number or as text), for hints. */
 const numberIn = (field: SourceField | undefined) => {
-  const n = typeof field?.value === 'number' ? field.value : typeof field?.value === 'string' && field.value.trim() !== '' ? Number(field.value) : NaN;
+  const n =
+    typeof field?.value === 'number'
+      ? field.value
+      : typeof field?.value === 'string' && field.value.trim() !== ''
+        ? Number(field.value)
+        : NaN;
   return Number.isFinite(n) ? n : undefined;
 };
 
@@ -26,15 +40,30 @@ const numberIn = (field: SourceField | undefined) => {
 function eventZone(env: PlanEnv, source: SourceFile, record: SourceRecord): string {
   const field = record.fields.get('timezone');
   const dates = ['starts_at', 'ends_at'].flatMap((k) => writtenInstant(record.fields.get(k)?.value) ?? []);
-  const answer = resolveTimeZone(field?.value, { dates, latitude: numberIn(record.fields.get('latitude')), longitude: numberIn(record.fields.get('longitude')) });
-  if (answer.note) warnAbout(env, source, record)({ field: field?.name ?? 'timezone', value: field?.value ?? null, action: answer.note });
+  const answer = resolveTimeZone(field?.value, {
+    dates,
+    latitude: numberIn(record.fields.get('latitude')),
+    longitude: numberIn(record.fields.get('longitude')),
+  });
+  if (answer.note)
+    warnAbout(
+      env,
+      source,
+      record,
+    )({ field: field?.name ?? 'timezone', value: field?.value ?? null, action: answer.note });
   return answer.zone;
 }
 
 /** Fields no attribute, link or derived value of the format takes: one warning per field and file (strict imports accept them). */
 function warnUnknown(env: PlanEnv, source: SourceFile) {
   const model = modelOf(source.file.type);
-  const known = new Set<string>(['id', 'event', 'event_id', ...(source.file.derived ?? []), ...(LINK_FIELDS[model.type] ?? [])]);
+  const known = new Set<string>([
+    'id',
+    'event',
+    'event_id',
+    ...(source.file.derived ?? []),
+    ...(LINK_FIELDS[model.type] ?? []),
+  ]);
   for (const wire of Object.keys(model.spec.attributes)) known.add(snake(wire));
   for (const name of model.relationships.keys()) known.add(snake(name)).add(`${snake(name)}_id`);
   const unknown = new Map<string, { field: SourceField; count: number; id: SourceRecord['id'] }>();
@@ -49,23 +78,45 @@ function warnUnknown(env: PlanEnv, source: SourceFile) {
   for (const { field, count, id } of unknown.values()) {
     const many = source.records.length > 1 ? ` (${count} of ${source.records.length} records have a value)` : '';
     const action = `this service has no such field: not carried over${many}`;
-    env.warnings.add({ file: source.entry, id: source.records.length > 1 ? null : id, field: field.name, value: field.value, action }, { strictAccepts: true });
+    env.warnings.add(
+      { file: source.entry, id: source.records.length > 1 ? null : id, field: field.name, value: field.value, action },
+      { strictAccepts: true },
+    );
   }
 }
 
-const LISTING_NAMES: Record<EventListing, string> = { 'event-topic': 'event topic', 'event-type': 'event type', 'event-sub-topic': 'event sub-topic' };
+const LISTING_NAMES: Record<EventListing, string> = {
+  'event-topic': 'event topic',
+  'event-type': 'event type',
+  'event-sub-topic': 'event sub-topic',
+};
 
 /** The event's topic, type or sub-topic, named by id or by name (`topic: "Science & Technology"`), if this service has it. */
-async function listedOf(ctx: Context, warn: Warn, record: SourceRecord, type: EventListing, topic?: number): Promise<number | undefined> {
+async function listedOf(
+  ctx: Context,
+  warn: Warn,
+  record: SourceRecord,
+  type: EventListing,
+  topic?: number,
+): Promise<number | undefined> {
   const key = snake(type);
   const field = record.fields.get(`${key}_id`) ?? record.fields.get(key);
   const value = field?.value;
   if (!field || value === null || value === '') return undefined;
   const object = value !== null && typeof value === 'object' ? (value as Json) : undefined;
-  const named = idKey(value) !== undefined ? Number(idKey(value)) : typeof (object?.name ?? value) === 'string' ? ((object?.name ?? value) as string).trim() : undefined;
+  const named =
+    idKey(value) !== undefined
+      ? Number(idKey(value))
+      : typeof (object?.name ?? value) === 'string'
+        ? ((object?.name ?? value) as string).trim()
+        : undefined;
   // PostgreSQL text holds no NUL: no record has such a name.
-  const found = named === undefined || named === '' || String(named).includes('\0') ? undefined : await ctx.env.listed(type, named, topic);
-  if (found === undefined) warn({ field: field.name, value, action: `no such ${LISTING_NAMES[type]} in this service: left out` });
+  const found =
+    named === undefined || named === '' || String(named).includes('\0')
+      ? undefined
+      : await ctx.env.listed(type, named, topic);
+  if (found === undefined)
+    warn({ field: field.name, value, action: `no such ${LISTING_NAMES[type]} in this service: left out` });
   return found;
 }
 
@@ -74,14 +125,16 @@ async function planEvent(ctx: Context, source: SourceFile, record: SourceRecord)
   const attributes: Json = { ...(await readAttributes(ctx, source, record)), timezone: ctx.zone };
   const missing = missingRequired(ctx, source, record, attributes);
   const where = `File ${source.entry}${record.id === null ? '' : `, ID ${record.id}`}`;
-  if (missing.length > 0) throw new ImportError(`${where}: ${missing.join(' and ')} missing or unreadable: the event cannot be made`);
+  if (missing.length > 0)
+    throw new ImportError(`${where}: ${missing.join(' and ')} missing or unreadable: the event cannot be made`);
   if (Date.parse(attributes['ends-at'] as string) <= Date.parse(attributes['starts-at'] as string)) {
     throw new ImportError(`${where}: ends_at is not after starts_at: the event cannot be made`);
   }
   // The home page's list flags are the administrators' to set, not an importer's.
   for (const flag of Object.keys(ADMIN_FLAGS)) {
     const field = record.fields.get(snake(flag));
-    if (attributes[flag] === true) warn({ field: field!.name, value: field!.value, action: 'set by administrators only: left out' });
+    if (attributes[flag] === true)
+      warn({ field: field!.name, value: field!.value, action: 'set by administrators only: left out' });
     delete attributes[flag];
   }
   const values = await attributeValues(modelOf('event'), attributes);
@@ -101,7 +154,10 @@ interface Listings {
 }
 
 /** The rules the API checks on create (ticket orders and prices, a call's period): what a record breaks, if any. */
-const RULES: Record<string, (values: Record<string, unknown>) => void> = { ticket: checkTicket, 'speakers-call': checkCall };
+const RULES: Record<string, (values: Record<string, unknown>) => void> = {
+  ticket: checkTicket,
+  'speakers-call': checkCall,
+};
 function brokenRule(type: string, values: Record<string, unknown>): string | undefined {
   try {
     RULES[type]?.(values);
@@ -113,7 +169,13 @@ function brokenRule(type: string, values: Record<string, unknown>): string | und
 }
 
 /** One record of a file other than the event's, ready to be written; undefined when it is not imported. */
-async function planRecord(ctx: Context, source: SourceFile, record: SourceRecord, seen: Set<string>, listings?: Listings): Promise<PlannedRecord | undefined> {
+async function planRecord(
+  ctx: Context,
+  source: SourceFile,
+  record: SourceRecord,
+  seen: Set<string>,
+  listings?: Listings,
+): Promise<PlannedRecord | undefined> {
   const model = modelOf(source.file.type);
   const warn = warnAbout(ctx.env, source, record);
   const deleted = record.fields.get('deleted_at');
@@ -160,7 +222,8 @@ export async function planImport(sources: Sources, env: PlanEnv): Promise<Plan> 
   for (const file of FILES.slice(1)) {
     const source = sources.files.get(file.name);
     if (!source) continue;
-    const listings = file.name === 'sessions' ? { tracks: listedBy(ctx, 'tracks'), speakers: listedBy(ctx, 'speakers') } : undefined;
+    const listings =
+      file.name === 'sessions' ? { tracks: listedBy(ctx, 'tracks'), speakers: listedBy(ctx, 'speakers') } : undefined;
     const seen = new Set<string>();
     const records: PlannedRecord[] = [];
     for (const record of source.records) {

@@ -31,19 +31,34 @@ export function listedBy(ctx: Context, fileName: string): Map<string, string[]> 
 }
 
 /** A reference names a record: an id, or an object with one (`{"id": null, "name": null}` names nobody). */
-const namesOne = (value: unknown) => !isEmpty(value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json).id : value);
+const namesOne = (value: unknown) =>
+  !isEmpty(value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json).id : value);
 
 /** To-one references of a record to records of the archive (its own field, else the list of the target naming it). */
-export function refsOf(ctx: Context, model: Model, warn: Warn, record: SourceRecord, listedIn: Record<string, Map<string, string[]>>) {
+export function refsOf(
+  ctx: Context,
+  model: Model,
+  warn: Warn,
+  record: SourceRecord,
+  listedIn: Record<string, Map<string, string[]>>,
+) {
   const refs: PlannedRecord['refs'] = [];
   for (const link of linksOf(model)) {
     if (!link.file) continue;
     const field = record.fields.get(link.field) ?? record.fields.get(link.field.replace(/_id$/, ''));
     const given = field && namesOne(field.value) ? field : undefined;
-    const key = given ? idKey(given.value) : record.key !== undefined ? listedIn[link.file]?.get(record.key)?.[0] : undefined;
+    const key = given
+      ? idKey(given.value)
+      : record.key !== undefined
+        ? listedIn[link.file]?.get(record.key)?.[0]
+        : undefined;
     if (given && key === undefined) warn({ field: given.name, value: given.value, action: 'not an id: not linked' });
     else if (key !== undefined && !ctx.planned.get(link.file)?.has(key)) {
-      warn({ field: given?.name ?? link.field, value: given?.value ?? key, action: `no such record in ${link.file}: not linked` });
+      warn({
+        field: given?.name ?? link.field,
+        value: given?.value ?? key,
+        action: `no such record in ${link.file}: not linked`,
+      });
     } else if (key !== undefined) refs.push({ column: link.column, file: link.file, key });
   }
   return refs;
@@ -53,13 +68,17 @@ export function refsOf(ctx: Context, model: Model, warn: Warn, record: SourceRec
 export function speakersOf(ctx: Context, warn: Warn, record: SourceRecord, listing: Map<string, string[]>): string[] {
   const field = record.fields.get('speaker_ids') ?? record.fields.get('speakers');
   const own = field && Array.isArray(field.value) ? field.value.filter(namesOne).map(idKey) : [];
-  if (field && field.value !== null && !Array.isArray(field.value)) warn({ field: field.name, value: field.value, action: 'not a list: not linked' });
+  if (field && field.value !== null && !Array.isArray(field.value))
+    warn({ field: field.name, value: field.value, action: 'not a list: not linked' });
   const known = ctx.planned.get('speakers') ?? new Set();
   const unknown = own.filter((k) => k === undefined || !known.has(k));
   if (unknown.length > 0) {
-    warn({ field: field!.name, value: unknown.map((k) => k ?? null), action: `no such record in speakers: ${unknown.length === 1 ? 'that speaker is' : 'those speakers are'} not linked` });
+    warn({
+      field: field!.name,
+      value: unknown.map((k) => k ?? null),
+      action: `no such record in speakers: ${unknown.length === 1 ? 'that speaker is' : 'those speakers are'} not linked`,
+    });
   }
   const listed = record.key === undefined ? [] : (listing.get(record.key) ?? []);
   return [...new Set([...own, ...listed].filter((k): k is string => k !== undefined && known.has(k)))];
 }
-

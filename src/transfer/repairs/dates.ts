@@ -28,13 +28,19 @@ export function readDateTime(value: unknown, zone: string, { end = false } = {})
     const day = DateTime.fromISO(text.replace(/-(\d)(?=-|$)/g, '-0$1'), { zone });
     if (!day.isValid) return { error: 'not a date' };
     const at = end ? day.plus({ days: 1 }) : day;
-    return checked(at, `a date without a time: read as the ${end ? 'end' : 'start'} of that day in ${zone}, ${at.toISO({ suppressMilliseconds: true })}`);
+    return checked(
+      at,
+      `a date without a time: read as the ${end ? 'end' : 'start'} of that day in ${zone}, ${at.toISO({ suppressMilliseconds: true })}`,
+    );
   }
   const date = parsed(text, zone);
   if (!date) return { error: 'not a date-time' };
   // Read in a second zone: text without an offset names another instant there.
   const local = parsed(text, zone === 'UTC' ? 'Etc/GMT-1' : 'UTC')!.toMillis() !== date.toMillis();
-  return checked(date, local ? `a local time: read in ${zone} as ${date.toISO({ suppressMilliseconds: true })}` : undefined);
+  return checked(
+    date,
+    local ? `a local time: read in ${zone} as ${date.toISO({ suppressMilliseconds: true })}` : undefined,
+  );
 }
 
 /** PostgreSQL stores the years 1 to 9999. */

@@ -3,7 +3,8 @@
  * text); a nested object stands for its `id`. Anything else (a word, a fraction, nothing) is no id.
  */
 export function idKey(value: unknown): string | undefined {
-  const raw = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as { id?: unknown }).id : value;
+  const raw =
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as { id?: unknown }).id : value;
   if (typeof raw === 'number') return Number.isSafeInteger(raw) && raw >= 0 ? String(raw) : undefined;
   if (typeof raw === 'string' && /^\s*\d{1,15}\s*$/.test(raw)) return String(Number(raw));
   return undefined;

@@ -4,7 +4,8 @@ export type Repaired<T> = { value: T; note?: string } | { error: string };
 const LONGEST = 24 * 60 - 1;
 const SPELLED = /^(?:(\d+)\s*(?:h|hrs?|hours?))?\s*(?:(\d+)\s*(m|mins?|minutes?)?)?$/;
 
-const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+const hhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /** Minutes of `3 hours`, `90 min`, `1h30`, `1 hour 30 minutes`; a bare number has no unit and is none. */
 function spelledMinutes(text: string): number | undefined {

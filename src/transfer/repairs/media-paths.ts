@@ -24,7 +24,9 @@ export function mediaEntries(entries: string[]): (path: string) => MediaEntry | 
     if (bare) return { entry: bare };
     const candidates = [name, ...(/^[\0-\xff]*$/.test(name) ? [Buffer.from(name, 'latin1').toString('utf8')] : [])];
     for (const candidate of candidates) {
-      const found = onlyOne(byLooseName.get(comparable(candidate))) ?? onlyOne(byLooseStem.get(comparable(withoutExtension(candidate))));
+      const found =
+        onlyOne(byLooseName.get(comparable(candidate))) ??
+        onlyOne(byLooseStem.get(comparable(withoutExtension(candidate))));
       if (found) return { entry: found, note: `read as the archive's file ${found}` };
     }
     return undefined;

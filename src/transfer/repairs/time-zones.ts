@@ -20,7 +20,8 @@ export interface ZoneAnswer {
 const offsetAt = (zone: string, at: Date) => DateTime.fromJSDate(at, { zone }).offset;
 
 /** The zone keeps the offsets the event's dates were written with. */
-const fits = (zone: string, hints: ZoneHints) => hints.dates.every((d) => d.offset === undefined || offsetAt(zone, d.at) === d.offset);
+const fits = (zone: string, hints: ZoneHints) =>
+  hints.dates.every((d) => d.offset === undefined || offsetAt(zone, d.at) === d.offset);
 
 /** `+08:00` for 480 minutes. */
 export function offsetText(minutes: number): string {
@@ -32,7 +33,10 @@ export function offsetText(minutes: number): string {
 let windowsZones: Map<string, string> | undefined;
 function windowsZone(name: string): string | undefined {
   windowsZones ??= new Map(
-    WINDOWS_TO_IANA_MAP.filter((w) => w.territory === '001').map((w) => [w.windowsName.toLowerCase(), canonicalTimeZone(w.iana[0]!) ?? w.iana[0]!]),
+    WINDOWS_TO_IANA_MAP.filter((w) => w.territory === '001').map((w) => [
+      w.windowsName.toLowerCase(),
+      canonicalTimeZone(w.iana[0]!) ?? w.iana[0]!,
+    ]),
   );
   return windowsZones.get(name.toLowerCase().replace(/\s+/g, ' '));
 }
@@ -110,7 +114,10 @@ function zoneForOffsets(hints: ZoneHints): string | undefined {
     const hours = offsets[0]! / 60;
     return hours === 0 ? 'UTC' : `Etc/GMT${hours < 0 ? '+' : '-'}${Math.abs(hours)}`;
   }
-  return choose([...mainZones()].filter((z) => fits(z, hints)), hints);
+  return choose(
+    [...mainZones()].filter((z) => fits(z, hints)),
+    hints,
+  );
 }
 
 /** `UTC+2`, `GMT +05:30`, `+0800` as minutes east of UTC. */
@@ -151,7 +158,9 @@ export function resolveTimeZone(raw: unknown, hints: ZoneHints): ZoneAnswer {
   if (place && fits(place, hints)) return { zone: place, note: `${what}: ${place}, the zone at the event's place` };
   const derived = zoneForOffsets(hints);
   if (derived) {
-    const offsets = [...new Set(hints.dates.flatMap((d) => (d.offset === undefined ? [] : [offsetText(d.offset)])))].join(' and ');
+    const offsets = [
+      ...new Set(hints.dates.flatMap((d) => (d.offset === undefined ? [] : [offsetText(d.offset)]))),
+    ].join(' and ');
     return { zone: derived, note: `${what}: ${derived}, from the offset ${offsets} of the event's dates` };
   }
   return { zone: 'UTC', note: `${what}, and neither the event's dates nor its place tell one: UTC` };

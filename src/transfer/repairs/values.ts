@@ -36,20 +36,28 @@ function problemOf(schema: TSchema, value: unknown): string | undefined {
   if (error?.keyword === 'format' && error.params.format === 'uri') return 'not a valid URL';
   if (error?.keyword !== 'pattern') return error?.message ?? 'not valid';
   const pattern = String(error.params.pattern);
-  return pattern === '^https?://' ? 'not an http(s) URL' : pattern.includes('@') ? 'not an e-mail address' : 'not of the expected form';
+  return pattern === '^https?://'
+    ? 'not an http(s) URL'
+    : pattern.includes('@')
+      ? 'not an e-mail address'
+      : 'not of the expected form';
 }
 
 const acceptsNull = (schema: TSchema) =>
-  (Array.isArray(schema.type) && schema.type.includes('null')) || (schema.anyOf as TSchema[] | undefined)?.some((s) => s.type === 'null') === true;
+  (Array.isArray(schema.type) && schema.type.includes('null')) ||
+  (schema.anyOf as TSchema[] | undefined)?.some((s) => s.type === 'null') === true;
 
 /** The values of an enumeration schema (a union of string literals). */
 export function choicesOf(schema: TSchema): string[] | undefined {
   const branches = schema.anyOf as TSchema[] | undefined;
-  return branches?.length && branches.every((b) => typeof b.const === 'string') ? branches.map((b) => b.const as string) : undefined;
+  return branches?.length && branches.every((b) => typeof b.const === 'string')
+    ? branches.map((b) => b.const as string)
+    : undefined;
 }
 
 const isUrl = (schema: TSchema): boolean =>
-  valueKind(schema) === 'string' && (schema.format === 'uri' || (schema.anyOf as TSchema[] | undefined)?.some((s) => s.format === 'uri') === true);
+  valueKind(schema) === 'string' &&
+  (schema.format === 'uri' || (schema.anyOf as TSchema[] | undefined)?.some((s) => s.format === 'uri') === true);
 
 function readNumber(value: unknown, integer: boolean): Repaired<number> {
   const text = typeof value === 'string' ? value.trim() : undefined;
@@ -64,7 +72,14 @@ const FALSE = new Set(['false', 'no', 'n', '0', 'off']);
 function readBoolean(value: unknown): Repaired<boolean> {
   if (typeof value === 'boolean') return { value };
   const text = String(value).trim().toLowerCase();
-  const flag = typeof value === 'string' || typeof value === 'number' ? (TRUE.has(text) ? true : FALSE.has(text) ? false : undefined) : undefined;
+  const flag =
+    typeof value === 'string' || typeof value === 'number'
+      ? TRUE.has(text)
+        ? true
+        : FALSE.has(text)
+          ? false
+          : undefined
+      : undefined;
   return flag === undefined ? { error: 'not true or false' } : { value: flag, note: `read as ${flag}` };
 }
 
@@ -84,7 +99,8 @@ function readText(value: unknown, schema: TSchema): Repaired<string> {
     return address ? { value: address, note: `read as ${address}` } : { value };
   }
   const max = schema.maxLength as number | undefined;
-  if (max !== undefined && [...value].length > max) return { value: [...value].slice(0, max).join(''), note: `longer than ${max} characters: cut` };
+  if (max !== undefined && [...value].length > max)
+    return { value: [...value].slice(0, max).join(''), note: `longer than ${max} characters: cut` };
   return { value };
 }
 
@@ -108,12 +124,18 @@ const parsedUrl = (text: string) => {
  */
 function variantsOf(text: string, url: boolean): [string, string | undefined][] {
   const trimmed = text.trim();
-  const variants: [string, string | undefined][] = [[trimmed, undefined], [trimmed.replace(/^mailto:/i, ''), undefined]];
+  const variants: [string, string | undefined][] = [
+    [trimmed, undefined],
+    [trimmed.replace(/^mailto:/i, ''), undefined],
+  ];
   if (url) {
     const joined = trimmed.replace(/^(https?)\s*:\s*\/\/\s*/i, '$1://');
     const parts = joined.split(/[\s,;]+/).filter(Boolean);
     const first = parts.length > 1 && parts.every((p) => /^https?:\/\//i.test(p) || webAddress(p)) ? parts[0]! : joined;
-    for (const [candidate, note] of [[joined, undefined], [first, first === joined ? undefined : 'several addresses: the first is kept']] as const) {
+    for (const [candidate, note] of [
+      [joined, undefined],
+      [first, first === joined ? undefined : 'several addresses: the first is kept'],
+    ] as const) {
       variants.push([candidate, note], [parsedUrl(candidate), note]);
     }
   }
@@ -160,7 +182,8 @@ export function readField(rule: FieldRule, value: unknown): FieldRead {
   if (!problem) return read;
   if (typeof read.value === 'string') {
     const fitting = variantsOf(read.value, isUrl(schema)).find(([v]) => v !== read.value && !problemOf(target, v));
-    if (fitting) return { value: fitting[0], note: `${fitting[1] ? `${fitting[1]}: ` : ''}read as ${JSON.stringify(fitting[0])}` };
+    if (fitting)
+      return { value: fitting[0], note: `${fitting[1] ? `${fitting[1]}: ` : ''}read as ${JSON.stringify(fitting[0])}` };
   }
   return { drop: problem };
 }

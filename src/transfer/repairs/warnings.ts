@@ -32,7 +32,9 @@ function shownValue(value: unknown): unknown {
   if (value === undefined) return null;
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   if (text.length <= VALUE_CHARS && !text.includes('\0') && !text.includes('\\u0000')) return value;
-  return `${printable(text).replace(/\\u0000/g, '\\0').slice(0, VALUE_CHARS)}${text.length > VALUE_CHARS ? '…' : ''}`;
+  return `${printable(text)
+    .replace(/\\u0000/g, '\\0')
+    .slice(0, VALUE_CHARS)}${text.length > VALUE_CHARS ? '…' : ''}`;
 }
 
 /** A warning as one line of text: `File sessions, ID 32: state "Foo": unknown value; "draft" applies`. */
@@ -68,7 +70,8 @@ export class Warnings {
       value: shownValue(input.value),
       action: printable(input.action),
     };
-    if (this.strict && !strictAccepts) throw new ImportError(`${describe(warning)} (a strict import refuses the archive instead)`);
+    if (this.strict && !strictAccepts)
+      throw new ImportError(`${describe(warning)} (a strict import refuses the archive instead)`);
     this.total += 1;
     if (this.items.length < WARNINGS_KEPT) this.items.push(warning);
   }
