@@ -1,9 +1,18 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { fromDrizzle, PgBoss, type Job, type SendOptions } from 'pg-boss';
-import type { JobDefinition } from '../src/jobs/job.js';
+import { fromDrizzle, PgBoss, type Job, type Queue, type SendOptions, type WorkOptions } from 'pg-boss';
 import type { Db } from './db.js';
+
+/** One pg-boss queue: its name, retry policy, and the handler a worker runs for each batch. */
+export interface JobDefinition<T extends object = object> {
+  name: string;
+  /** Created when missing, and updated to this at every start (also its dead letter queue). */
+  queue: Omit<Queue, 'name' | 'partition' | 'policy'>;
+  work?: WorkOptions;
+  /** Builds the handler from the ready app (database, mailer); jobs may run more than once. */
+  handler(app: FastifyInstance): (jobs: Job<T>[]) => Promise<unknown>;
+}
 
 export interface BossOptions {
   url: string;

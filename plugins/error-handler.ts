@@ -7,8 +7,9 @@ import {
   methodNotAllowed,
   notFound,
   type ErrorSource,
-} from '../src/jsonapi/errors.js';
-import { MEDIA_TYPE, jsonapiMember } from '../src/jsonapi/schemas.js';
+  jsonapiMember,
+  MEDIA_TYPE,
+} from './http-errors.js';
 import { isConnectionFailure } from './db.js';
 
 interface ErrorObject {

@@ -9,8 +9,8 @@ import fp from 'fastify-plugin';
 import mime from 'mime-types';
 import { Client } from 'minio';
 import { settings } from '../db/schema/index.js';
-import { serviceUnavailable } from '../src/jsonapi/errors.js';
-import { readAtMost } from '../src/net/read-at-most.js';
+import { serviceUnavailable } from './http-errors.js';
+import { readAtMost } from './read-at-most.js';
 
 export type Place = 'local' | 's3';
 

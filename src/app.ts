@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { publicUrlOf, type Config } from './config.js';
-import authPlugin from '../plugins/auth.js';
+import authPlugin from './auth/plugin.js';
 import bossPlugin from '../plugins/boss.js';
 import conditional from '../plugins/conditional.js';
 import readCache from '../plugins/read-cache.js';
@@ -25,7 +25,8 @@ import { jobs } from './jobs/index.js';
 import { mailLimitsOf } from './rate-limits/mail.js';
 import { operations, operationsTag } from './operations.js';
 import { loggerOptions } from './request-log.js';
-import { resources, siteRoutes, siteTags } from './resources/index.js';
+import { resourceRoutes, resources } from './resources/index.js';
+import { siteRoutes, siteTags } from './site/index.js';
 import { buildValidator } from './validation.js';
 
 export interface AppOptions {
@@ -133,7 +134,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
     limits: loginLimitsOf(config),
   });
   await app.register(accountRoutes, { limits: loginLimitsOf(config) });
-  for (const routes of siteRoutes) await app.register(routes, { config });
+  for (const routes of [...siteRoutes, ...resourceRoutes]) await app.register(routes, { config });
   await app.register(filesRoutes, { config });
   await app.register(transferRoutes, { config });
   await app.register(assistant, { config, connect: options.connect !== false });

@@ -611,7 +611,7 @@ export default async function benchRoutes(
   });
 }
 
-/** src/resources/settings/fields.ts: PUBLIC_FIELDS, then ADMIN_FIELDS (the aws-* names are aliases of s3-* columns). */
+/** src/site/settings/fields.ts: PUBLIC_FIELDS, then ADMIN_FIELDS (the aws-* names are aliases of s3-* columns). */
 const SETTINGS_PUBLIC =
   'x.app_name as "app-name", x.tagline, x.frontend_url as "frontend-url", x.support_url as "support-url", x.facebook_url as "facebook-url", ' +
   'x.twitter_url as "twitter-url", x.instagram_url as "instagram-url", x.github_url as "github-url", x.youtube_url as "youtube-url", ' +

@@ -59,7 +59,7 @@ export const users = pgTable(
     billingAdditionalInfo: text('billing_additional_info'),
     /**
      * Raised by every password change: access tokens that belong to no login (the assistant's) carry the
-     * generation they were issued in and end when it moves on (plugins/auth.ts).
+     * generation they were issued in and end when it moves on (src/auth/plugin.ts).
      */
     tokenGeneration: integer('token_generation').notNull().default(0),
     /** The assistant's role below admin (`user`, `reviewer`, `operator`); admins are the flags above. */

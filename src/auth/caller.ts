@@ -1,15 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from '../jsonapi/index.js';
+import { type Caller, forbidden, unauthorized } from '../jsonapi/index.js';
 
-/** The authenticated user a request acts for; `null` when the request carries no token. */
-export interface Caller {
-  id: number;
-  email: string;
-  isAdmin: boolean;
-  isSuperAdmin: boolean;
-  /** The login (`POST /v1/auth/login`) the token belongs to; null for tokens of no login (the assistant's). */
-  loginId: string | null;
-}
+/** The authenticated user a request acts for (the engine's interface); `null` when the request carries no token. */
+export type { Caller };
 
 /** Administrators and super administrators pass every administrator check. */
 export const isStaff = (caller: Caller | null): boolean => !!caller && (caller.isAdmin || caller.isSuperAdmin);

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { bearerOf } from '../../plugins/auth.js';
+import { bearerOf } from './plugin.js';
 import { sendError } from '../../plugins/error-handler.js';
 import { Email, badRequest, unauthorized, unprocessable } from '../jsonapi/index.js';
 import { checkLogin, checkTokenAttempt, type LoginLimits } from './login.js';

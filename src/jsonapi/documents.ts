@@ -1,6 +1,6 @@
 /** The top level of JSON:API documents around the members the read compiler returns as JSON text. */
 import type { FastifyReply } from 'fastify';
-import { badRequest } from './errors.js';
+import { badRequest } from '../../plugins/http-errors.js';
 import type { ListQuery } from './query.js';
 import type { ListResult, RecordResult } from './read.js';
 

@@ -20,7 +20,7 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import { alias, PgView, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
-import { badRequest } from './errors.js';
+import { badRequest } from '../../plugins/http-errors.js';
 import type { Field, Model, Registry } from './model.js';
 import { byMemberName } from './names.js';
 import type { Columns, Ctx, RelationshipSpec, ToManySpec } from './resource.js';

@@ -3,7 +3,8 @@
  * use. Everything else under src/jsonapi is the engine's own.
  */
 export * from './resource.js';
-export * from './errors.js';
+export type { Caller } from './caller.js';
+export * from '../../plugins/http-errors.js';
 export * from './types.js';
 export { hasNul, INT4_MAX, integerId } from './values.js';
 export { ErrorObject, JsonApiVersion, jsonapiMember, MEDIA_TYPE } from './schemas.js';

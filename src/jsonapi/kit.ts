@@ -2,7 +2,7 @@
 import type { TObject } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { Db } from '../../plugins/db.js';
-import { forbidden } from './errors.js';
+import { forbidden } from '../../plugins/http-errors.js';
 import { compileFilter } from './filter.js';
 import type { Model, Registry } from './model.js';
 import { alternateParams, IdParams, operation, type OperationOptions } from './openapi-operations.js';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { JsonApiError } from './errors.js';
+import { JsonApiError } from '../../plugins/http-errors.js';
 import { MEDIA_TYPE } from './schemas.js';
 
 /** True when an Accept header lets the client receive JSON:API (a missing header accepts anything). */

@@ -1,7 +1,7 @@
 /** OpenAPI operations of the JSON:API routes: what the document says of each, and the options of its route. */
 import { Type, type TObject } from '@sinclair/typebox';
 import type { RouteShorthandOptions } from 'fastify';
-import { RETRY_AFTER } from './errors.js';
+import { RETRY_AFTER } from '../../plugins/http-errors.js';
 import type { Model } from './model.js';
 import { componentIds } from './resource-schemas.js';
 import { MEDIA_TYPE } from './schemas.js';

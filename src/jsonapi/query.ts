@@ -1,6 +1,6 @@
 import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { and, asc, desc, sql, type SQL } from 'drizzle-orm';
-import { badRequest } from './errors.js';
+import { badRequest } from '../../plugins/http-errors.js';
 import { relatedSource } from './filter.js';
 import type { Field, Model, Registry } from './model.js';
 import { byMemberName, memberName } from './names.js';

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { unprocessable } from './errors.js';
+import { unprocessable } from '../../plugins/http-errors.js';
 import { valueKind, type Model, type Registry } from './model.js';
 import type { IncludeTree } from './query.js';
 import { parseId } from './records.js';

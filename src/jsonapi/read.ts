@@ -11,7 +11,7 @@ import { alias, getViewConfig, PgTable, PgView, type PgColumn } from 'drizzle-or
 import * as schema from '../../db/schema/index.js';
 import type { Db } from '../../plugins/db.js';
 import { callerKey, eventScoped } from '../../plugins/read-cache.js';
-import { notFound } from './errors.js';
+import { notFound } from '../../plugins/http-errors.js';
 import { columnsOf, visibleIn } from './filter.js';
 import type { Model, Registry } from './model.js';
 import { orderBy, type DocumentQuery, type Fieldsets, type IncludeTree, type ListQuery } from './query.js';

@@ -1,7 +1,7 @@
 /** Conditions that name records and decide which ones a caller may see or name: shared by reads and writes. */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { notFound } from './errors.js';
+import { notFound } from '../../plugins/http-errors.js';
 import type { Model } from './model.js';
 import type { Ctx, Row, ToManySpec } from './resource.js';
 import { hasNul, integerId } from './values.js';

@@ -6,7 +6,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { createdDocument, linkageDocument, listDocument, recordDocument } from './documents.js';
-import { conflict } from './errors.js';
+import { conflict } from '../../plugins/http-errors.js';
 import { idOf, listQueryOf, newResourceData, parsed, writeInput, type RouteKit } from './kit.js';
 import { pascal } from './names.js';
 import { createdResponse } from './openapi-operations.js';

@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable, PgView } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from './caller.js';
 import type { Db } from '../../plugins/db.js';
 
 /** What every policy and hook is given: who calls, and the database handle of the request's transaction. */

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { createdDocument, listDocument, recordDocument } from './documents.js';
-import { notFound } from './errors.js';
+import { notFound } from '../../plugins/http-errors.js';
 import { idOf, listQueryOf, newResourceData, parsed, writeInput, type ResourceBody, type RouteKit } from './kit.js';
 import { pascal } from './names.js';
 import { createdResponse } from './openapi-operations.js';

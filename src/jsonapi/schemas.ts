@@ -75,5 +75,4 @@ export const sharedSchemas: TSchema[] = [
   RelationshipLinks,
 ];
 
-export const MEDIA_TYPE = 'application/vnd.api+json';
-export const jsonapiMember = { version: '1.0' as const };
+export { jsonapiMember, MEDIA_TYPE } from '../../plugins/http-errors.js';

@@ -7,7 +7,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../plugins/db.js';
-import { conflict, notFound, unprocessable } from './errors.js';
+import { conflict, notFound, unprocessable } from '../../plugins/http-errors.js';
 import { valueKind, type Model, type Registry } from './model.js';
 import { lockRow, readLinkage, readRecord, sendNow, type RecordResult } from './read.js';
 import { dropReadOnly, readOnlyLinkage } from './read-only.js';

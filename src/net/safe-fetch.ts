@@ -3,7 +3,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { readAtMost } from './read-at-most.js';
+import { readAtMost } from '../../plugins/read-at-most.js';
 
 /** What a fetch of a URL that users supplied may do. */
 export interface FetchLimits {

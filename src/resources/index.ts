@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { ResourceSpec } from '../jsonapi/index.js';
-import adminStatisticsRoutes from './admin-statistics/index.js';
 import { attendeeResource } from './attendees/index.js';
-import sendReceiptRoute from './attendees/send-receipt.js';
 import { customFormResource } from './custom-forms/index.js';
 import { eventCopyrightResource } from './event-copyrights/index.js';
 import { eventTopicResource } from './event-topics/index.js';
@@ -18,7 +16,6 @@ import { roleInviteResource } from './role-invites/index.js';
 import roleInviteRoutes from './role-invites/routes.js';
 import { roleResource } from './roles/index.js';
 import sessionRoutes from './sessions/routes.js';
-import settingsRoutes from './settings/index.js';
 import { sessionTypeResource } from './session-types/index.js';
 import { sessionResource } from './sessions/index.js';
 import { socialLinkResource } from './social-links/index.js';
@@ -76,22 +73,11 @@ export const resources: ResourceSpec[] = [
   roleInviteResource,
 ];
 
-/** Routes that are not a resource's CRUD: one record in two variants, computed records, actions. */
-export const siteRoutes: ((app: FastifyInstance, options: { config: Config }) => Promise<void>)[] = [
-  settingsRoutes,
-  adminStatisticsRoutes,
-  sendReceiptRoute,
+/** Routes of a resource beyond its CRUD (actions, computed lists); the site-wide ones are in src/site/. */
+export const resourceRoutes: ((app: FastifyInstance, options: { config: Config }) => Promise<void>)[] = [
   sessionRoutes,
   checkEmailRoute,
   speakerInviteRoutes,
   hasStreamsRoute,
   roleInviteRoutes,
-];
-
-export const siteTags = [
-  {
-    name: 'Settings',
-    description: 'The site settings: one record (id 1), full for administrators, limited for everyone else.',
-  },
-  { name: 'Admin statistics', description: 'Counts for the administration dashboard; administrators only.' },
 ];

@@ -86,3 +86,13 @@ t.test('every other test/ file docs/security-tests.md names exists', async (t) =
   for (const path of named) if (!(await isFile(path))) missing.push(path);
   t.same(missing, [], 'helpers and scripts named in docs/security-tests.md that do not exist');
 });
+
+t.test('every source file SECURITY.md and docs/security-tests.md name exists', async (t) => {
+  const named = [
+    ...new Set(`${securityText}\n${index}`.match(/\b(?:src|plugins|db)\/[\w./-]+\.(?:ts|mjs|sql)\b/g) ?? []),
+  ];
+  t.ok(named.length > 30, `source files named (${named.length})`);
+  const missing: string[] = [];
+  for (const path of named) if (!(await isFile(path))) missing.push(path);
+  t.same(missing, [], 'source files named in the security documents that do not exist (moved or renamed?)');
+});

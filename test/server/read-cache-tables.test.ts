@@ -11,7 +11,7 @@
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import postgres from 'postgres';
 import t from 'tap';
-import { CALLER_TABLES, callerLookup } from '../../plugins/auth.js';
+import { CALLER_TABLES, callerLookup } from '../../src/auth/plugin.js';
 import { ChangeFence } from '../../plugins/read-cache-feed.js';
 import { ReadCache } from '../../plugins/read-cache.js';
 import { buildTestApp, call } from '../helpers/app.js';

@@ -2,11 +2,11 @@ import fastifyJwt from '@fastify/jwt';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { logins, users } from '../db/schema/index.js';
-import type { Caller } from '../src/auth/caller.js';
-import { unauthorized } from '../src/jsonapi/errors.js';
-import type { Db } from './db.js';
-import { wantsFresh } from './read-cache.js';
+import { logins, users } from '../../db/schema/index.js';
+import type { Caller } from './caller.js';
+import { unauthorized } from '../../plugins/http-errors.js';
+import type { Db } from '../../plugins/db.js';
+import { wantsFresh } from '../../plugins/read-cache.js';
 
 export interface AuthOptions {
   secret: string;
@@ -28,9 +28,6 @@ interface Claims {
 }
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    caller: Caller | null;
-  }
   interface FastifyInstance {
     /** Sets `request.caller` from the Authorization header; 401 for a bad, expired or orphaned token. */
     authenticate(request: FastifyRequest): Promise<void>;

@@ -6,7 +6,7 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Email, Nullable, Text, TimeZone, Url } from '../../jsonapi/index.js';
-import { choice } from '../attributes.js';
+import { choice } from '../../resources/attributes.js';
 
 const url = (description: string) => Nullable(Url({ description }));
 const text = (description: string, maxLength = 255) => Nullable(Text(maxLength, { description }));

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Email, Nullable, Text, Url } from '../../jsonapi/index.js';
-import { choice } from '../attributes.js';
+import { choice } from '../../resources/attributes.js';
 import { ADMIN_S3, ALIASES, FRONT_END_ADMIN_FIELDS, FRONT_END_PUBLIC_FIELDS, SMTP_PORT } from './front-end-fields.js';
 
 const optionalUrl = (description: string) => Nullable(Url({ description }));

@@ -1,3 +1,8 @@
+/** The media type of every JSON:API document, error documents included. */
+export const MEDIA_TYPE = 'application/vnd.api+json';
+/** The `jsonapi` member of every document. */
+export const jsonapiMember = { version: '1.0' as const };
+
 /** A failure the client caused or may see; rendered as a JSON:API error document by the error handler. */
 export interface ErrorSource {
   pointer?: string;

@@ -6,7 +6,7 @@ import { loggedIn, requireLogin } from '../../auth/caller.js';
 import type { Config } from '../../config.js';
 import { API_PREFIX, conflict, errorResponses, forbidden, hasNul, notFound } from '../../jsonapi/index.js';
 import { mailLimitsOf, takeMails } from '../../rate-limits/mail.js';
-import { handlesOrder } from '../orders/policy.js';
+import { handlesOrder } from '../../resources/orders/policy.js';
 import { receiptMails } from './receipt.js';
 
 const SendReceiptRequest = Type.Object(

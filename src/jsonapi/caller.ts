@@ -1,0 +1,20 @@
+/**
+ * Who a request acts for, as the engine sees it: what the authentication in front of it (src/auth)
+ * puts on `request.caller`. The engine hands it to the policies and keys its caches with it; it never
+ * reads tokens itself.
+ */
+export interface Caller {
+  id: number;
+  email: string;
+  isAdmin: boolean;
+  isSuperAdmin: boolean;
+  /** The login (`POST /v1/auth/login`) the token belongs to; null for tokens of no login (the assistant's). */
+  loginId: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated user; `null` when the request carries no token. */
+    caller: Caller | null;
+  }
+}
