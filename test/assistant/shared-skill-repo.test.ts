@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import t from 'tap';
 import { buildOtherApp, buildTestApp } from '../helpers/app.js';
-import { makeImage, multipart } from '../helpers/images.js';
-import { git } from '../helpers/skill-editor.js';
+import { makeImage } from '../helpers/images.js';
+import { ajaxGetFrom, editFields, git, postFormTo } from '../helpers/skill-editor.js';
 import { cmsGet, commitDirectly } from '../helpers/susi-clients.js';
 import { seedUser } from '../helpers/users.js';
 
@@ -25,37 +25,12 @@ const editor = await seedUser(a);
 const skill = { model: 'general', group: 'Science', language: 'en', skill: 'Planets' };
 const text = (n: number) => `::name Planets\n::author_email ${author.email}\nplanets\nVersion ${n}.`;
 
-const postForm = async (
-  app: FastifyInstance,
-  url: string,
-  fields: Record<string, string>,
-  files: Parameters<typeof multipart>[0] = [],
-) => {
-  const body = multipart(files, fields);
-  const res = await app.inject({ method: 'POST', url, payload: body.payload, headers: body.headers });
-  return { status: res.statusCode, body: res.json() };
-};
+const postForm = postFormTo;
 const ajaxGet = async (app: FastifyInstance, url: string, payload: Record<string, string>) =>
-  (await app.inject({ method: 'GET', url: cmsGet(url, payload) })).json();
+  (await ajaxGetFrom(app, url, payload)).body;
 /** susi_skill_cms SkillCreator's save of an edit (src/components/SkillCreator/SkillCreator.js). */
 const modify = (app: FastifyInstance, content: string, changelog: string, token = editor.token) =>
-  postForm(app, '/cms/modifySkill.json', {
-    OldModel: 'general',
-    OldGroup: 'Science',
-    OldLanguage: 'en',
-    OldSkill: 'Planets',
-    NewModel: 'general',
-    NewGroup: 'Science',
-    NewLanguage: 'en',
-    NewSkill: 'Planets',
-    changelog,
-    content,
-    imageChanged: 'false',
-    old_image_name: 'planets.png',
-    new_image_name: 'planets.png',
-    image_name_changed: 'false',
-    access_token: token,
-  });
+  postForm(app, '/cms/modifySkill.json', editFields(skill, 'planets.png', content, changelog, token));
 const history = async (app: FastifyInstance) =>
   (await ajaxGet(app, '/cms/getSkillHistory.json', skill)).commits as {
     commitID: string;

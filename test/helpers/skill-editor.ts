@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import { buildTestApp } from './app.js';
 import { multipart } from './images.js';
@@ -10,20 +11,69 @@ import { cmsGet } from './susi-clients.js';
 
 export const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd }).toString();
 
+/** `ajax.post(url, formData, {headers: multipart, isTokenRequired: false})` to `app`: the token travels in the form. */
+export async function postFormTo(
+  app: FastifyInstance,
+  url: string,
+  fields: Record<string, string>,
+  files: Parameters<typeof multipart>[0] = [],
+) {
+  const body = multipart(files, fields);
+  const res = await app.inject({ method: 'POST', url, payload: body.payload, headers: body.headers });
+  return { status: res.statusCode, body: res.json() };
+}
+
+/** `ajax.get(url, payload)` to `app` (susi_skill_cms src/helper/ajax.js; the cookie's token first when given). */
+export async function ajaxGetFrom(
+  app: FastifyInstance,
+  url: string,
+  payload: Record<string, string | number>,
+  token?: string,
+) {
+  const res = await app.inject({ method: 'GET', url: cmsGet(url, payload, token) });
+  return { status: res.statusCode, body: res.json(), headers: res.headers };
+}
+
+/**
+ * The form of susi_skill_cms SkillCreator's save of an edit (src/components/SkillCreator/SkillCreator.js)
+ * that keeps the skill where it is and its picture: `skill` names it, `content` is the new text.
+ */
+export const editFields = (
+  skill: { model: string; group: string; language: string; skill: string },
+  image: string,
+  content: string,
+  changelog: string,
+  token: string,
+) => ({
+  OldModel: skill.model,
+  OldGroup: skill.group,
+  OldLanguage: skill.language,
+  OldSkill: skill.skill,
+  NewModel: skill.model,
+  NewGroup: skill.group,
+  NewLanguage: skill.language,
+  NewSkill: skill.skill,
+  changelog,
+  content,
+  imageChanged: 'false',
+  old_image_name: image,
+  new_image_name: image,
+  image_name_changed: 'false',
+  access_token: token,
+});
+
 export async function editorApp(t: Test) {
   const base = await mkdtemp(join(tmpdir(), 'oe-skill-editor-'));
   t.teardown(() => rm(base, { recursive: true, force: true }));
   const repo = join(base, 'repo');
   const { app } = await buildTestApp(t, { SKILL_REPO_DIR: repo });
-  /** `ajax.post(url, formData, {headers: multipart, isTokenRequired: false})`: the token travels in the form. */
-  const postForm = async (url: string, fields: Record<string, string>, files: Parameters<typeof multipart>[0] = []) => {
-    const body = multipart(files, fields);
-    const res = await app.inject({ method: 'POST', url, payload: body.payload, headers: body.headers });
-    return { status: res.statusCode, body: res.json() };
+  return {
+    app,
+    repo,
+    postForm: (url: string, fields: Record<string, string>, files: Parameters<typeof multipart>[0] = []) =>
+      postFormTo(app, url, fields, files),
+    ajaxGet: (url: string, payload: Record<string, string | number>, token?: string) =>
+      ajaxGetFrom(app, url, payload, token),
+    head: () => git(repo, 'rev-parse', 'HEAD').trim(),
   };
-  const ajaxGet = async (url: string, payload: Record<string, string | number>, token?: string) => {
-    const res = await app.inject({ method: 'GET', url: cmsGet(url, payload, token) });
-    return { status: res.statusCode, body: res.json(), headers: res.headers };
-  };
-  return { app, repo, postForm, ajaxGet, head: () => git(repo, 'rev-parse', 'HEAD').trim() };
 }

@@ -17,6 +17,7 @@ import { dataUri, makeImage } from '../helpers/images.js';
 import { startS3 } from '../helpers/s3.js';
 import { startServerProcess } from '../helpers/server-process.js';
 import { account, send, taskEnded } from '../helpers/service.js';
+import { editFields } from '../helpers/skill-editor.js';
 import { cmsGet } from '../helpers/susi-clients.js';
 
 const s3 = await startS3(t);
@@ -84,23 +85,7 @@ t.test('a skill created through A is read, modified and rolled back through B, w
   const skill = { model: 'general', group: 'Science', language: 'en', skill: 'Planets' };
   const text = (n: number) => `::name Planets\n::author_email owner@example.org\nplanets\nVersion ${n}.`;
   const modify = (origin: string, content: string, changelog: string, token: string) =>
-    form(origin, '/cms/modifySkill.json', {
-      OldModel: 'general',
-      OldGroup: 'Science',
-      OldLanguage: 'en',
-      OldSkill: 'Planets',
-      NewModel: 'general',
-      NewGroup: 'Science',
-      NewLanguage: 'en',
-      NewSkill: 'Planets',
-      changelog,
-      content,
-      imageChanged: 'false',
-      old_image_name: 'planets.png',
-      new_image_name: 'planets.png',
-      image_name_changed: 'false',
-      access_token: token,
-    });
+    form(origin, '/cms/modifySkill.json', editFields(skill, 'planets.png', content, changelog, token));
   const created = await form(
     a,
     '/cms/createSkill.json',
