@@ -71,7 +71,14 @@ export async function startEmbeddedPostgres(
     port,
     persistent = true,
     log = (_: string) => {},
-  }: { port: number; persistent?: boolean; log?: (line: string) => void },
+    settings = {},
+  }: {
+    port: number;
+    persistent?: boolean;
+    log?: (line: string) => void;
+    /** Server settings (`-c name=value`) beside the listening address. */
+    settings?: Record<string, string>;
+  },
 ): Promise<EmbeddedDatabase> {
   const databaseDir = resolve(dir);
   const password = 'postgres';
@@ -89,7 +96,11 @@ export async function startEmbeddedPostgres(
     port,
     persistent,
     // Where the service connects: another program on the same port of ::1 cannot pass for it.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+    ],
     // PostgreSQL refuses to run as root; the package then creates and uses a `postgres` system user.
     createPostgresUser: process.getuid?.() === 0,
     onLog: heard,

@@ -1,4 +1,4 @@
-import { Ajv, type AnySchema } from 'ajv';
+import { Ajv, type AnySchema, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { canonicalTimeZone } from './jsonapi/index.js';
@@ -22,28 +22,55 @@ export function makeAjv(coerce: boolean) {
   return ajv;
 }
 
-/** Ajv pairs by the exact shared schemas (the same objects) they were built from. */
-const instances: { schemas: AnySchema[]; body: Ajv; other: Ajv }[] = [];
+interface Compilers {
+  body: Ajv;
+  other: Ajv;
+  /** The shared schemas each holds, as text by id, and the objects already found equal to them. */
+  texts: Map<string, string>;
+  seen: WeakSet<object>;
+  /** What each Ajv compiled, by the schema's text: a route schema built again for another app is the same. */
+  compiled: Map<string, ValidateFunction>;
+}
+
+/** Ajv pairs, the most recently used first; another pair only where shared schemas of one id differ. */
+const instances: Compilers[] = [];
+
+/**
+ * The Ajv pair that holds these shared schemas. Fastify asks once per route context (each with the schemas
+ * added in it), and every app built in one process (tests) brings its own equal objects: one pair serves
+ * them all as long as no two schemas of one id differ.
+ */
+function compilersFor(externalSchemas: Record<string, AnySchema>): Compilers {
+  const entries = Object.entries(externalSchemas);
+  const fits = (e: Compilers) =>
+    entries.every(([id, schema]) => {
+      if (e.seen.has(schema as object)) return true;
+      const known = e.texts.get(id);
+      return known === undefined || known === JSON.stringify(schema);
+    });
+  let entry = instances.find(fits);
+  if (entry) instances.splice(instances.indexOf(entry), 1);
+  else
+    entry = { body: makeAjv(false), other: makeAjv(true), texts: new Map(), seen: new WeakSet(), compiled: new Map() };
+  instances.unshift(entry);
+  if (instances.length > 4) instances.pop();
+  for (const [id, schema] of entries) {
+    if (entry.seen.has(schema as object)) continue;
+    entry.seen.add(schema as object);
+    if (entry.texts.has(id)) continue;
+    entry.texts.set(id, JSON.stringify(schema));
+    entry.body.addSchema(schema);
+    entry.other.addSchema(schema);
+  }
+  return entry;
+}
 
 /**
  * Fastify validator factory: request bodies are validated as sent; path and query values, which
  * arrive as strings, are coerced to the declared types.
  */
 export function buildValidator(externalSchemas: Record<string, AnySchema>): FastifySchemaCompiler<AnySchema> {
-  // Fastify asks for a compiler once per route context; the shared schemas are the same each time,
-  // so one pair of Ajv instances (which also cache what they compile) serves them all.
-  const schemas = Object.values(externalSchemas);
-  let entry = instances.find((e) => e.schemas.length === schemas.length && e.schemas.every((s, i) => s === schemas[i]));
-  if (!entry) {
-    entry = { schemas, body: makeAjv(false), other: makeAjv(true) };
-    for (const schema of schemas) {
-      entry.body.addSchema(schema);
-      entry.other.addSchema(schema);
-    }
-    // Apps built one after another (tests) each bring their own schema objects: keep the recent few.
-    if (instances.unshift(entry) > 4) instances.pop();
-  }
-  const { body, other } = entry;
+  const { body, other, compiled } = compilersFor(externalSchemas);
   /** Bodies a handler streams itself (multipart uploads): their schema documents the form only. */
   const streamed = (schema: { $ref?: string; 'x-streamed'?: boolean }) =>
     schema['x-streamed'] === true ||
@@ -53,6 +80,11 @@ export function buildValidator(externalSchemas: Record<string, AnySchema>): Fast
     if (httpPart === 'body' && streamed(schema as object)) return () => true;
     const ajv = httpPart === 'body' ? body : other;
     const id = (schema as { $id?: string }).$id;
-    return (id && ajv.getSchema(id)) || ajv.compile(schema);
+    const byId = id && ajv.getSchema(id);
+    if (byId) return byId;
+    const key = `${httpPart === 'body' ? 'b' : 'o'}${JSON.stringify(schema)}`;
+    let validate = compiled.get(key);
+    if (!validate) compiled.set(key, (validate = ajv.compile(schema)));
+    return validate;
   };
 }

@@ -10,6 +10,8 @@ import { TEMPLATE, withDatabase } from './helpers/database.js';
 import { startPostgres } from './helpers/postgres.js';
 import { TapTally } from './helpers/tap-tally.js';
 
+const TEST_SERVER_SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
+
 async function prepareTemplate(adminUrl: string) {
   const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
@@ -43,7 +45,9 @@ function runTap(args: string[], env: NodeJS.ProcessEnv) {
 }
 
 async function main() {
-  const server = await startPostgres('oe-test-pg-');
+  // A server that is thrown away afterwards need not survive a crash of the machine: no disk flushes, which made
+  // every commit and every database copied from the template wait for the disk.
+  const server = await startPostgres('oe-test-pg-', TEST_SERVER_SETTINGS);
   const { adminUrl } = server;
   let passed = 0;
   let failed = 1;

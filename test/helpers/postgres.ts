@@ -49,13 +49,13 @@ export interface OwnPostgres extends PostgresServer {
  * An embedded PostgreSQL of its own in a fresh temporary folder (`prefix`) on a free loopback port,
  * also when DATABASE_URL is set: tests that stop the database must not stop everyone's.
  */
-export async function startOwnPostgres(prefix: string): Promise<OwnPostgres> {
+export async function startOwnPostgres(prefix: string, settings: Record<string, string> = {}): Promise<OwnPostgres> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   const removeDir = () => rm(dir, { recursive: true, force: true });
   let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
   try {
     // Persistent: a halt keeps the data; the folder goes with `stop`.
-    embedded = await startEmbeddedPostgres(dir, { port: await freePort(), persistent: true });
+    embedded = await startEmbeddedPostgres(dir, { port: await freePort(), persistent: true, settings });
   } catch (err) {
     await removeDir();
     throw err;
@@ -81,8 +81,8 @@ export async function startOwnPostgres(prefix: string): Promise<OwnPostgres> {
  * The PostgreSQL server for `make test` and `make bench`: the one DATABASE_URL names when it is set,
  * otherwise an embedded one in a fresh temporary folder (`prefix`) on a free loopback port.
  */
-export async function startPostgres(prefix: string): Promise<PostgresServer> {
+export async function startPostgres(prefix: string, settings: Record<string, string> = {}): Promise<PostgresServer> {
   const url = process.env.DATABASE_URL;
   if (url) return { adminUrl: url, embedded: false, stop: async () => {} };
-  return startOwnPostgres(prefix);
+  return startOwnPostgres(prefix, settings);
 }
