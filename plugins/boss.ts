@@ -63,6 +63,9 @@ export default fp(
       ...(options.connectTimeoutSeconds ? { connectionTimeoutMillis: options.connectTimeoutSeconds * 1000 } : {}),
       // Maintenance (expiry, retention) runs where jobs run.
       supervise: options.work,
+      // Workers are woken by a NOTIFY sent when a job is created (on commit), not by their next poll: a task, a
+      // mail, an image variant starts at once. A worker's own connection listens (reconnecting by itself).
+      useListenNotify: options.work,
       superviseIntervalSeconds: options.monitorSeconds,
       monitorIntervalSeconds: options.monitorSeconds,
       schedule: false,
@@ -88,7 +91,7 @@ export default fp(
     await boss.start();
     for (const job of options.jobs) {
       // createQueue leaves an existing queue as it is; the update applies the configured retry policy.
-      const queue = { ...job.queue, heartbeatSeconds: options.heartbeatSeconds };
+      const queue = { ...job.queue, heartbeatSeconds: options.heartbeatSeconds, notify: true };
       await boss.createQueue(job.name, queue);
       await boss.updateQueue(job.name, queue);
     }
@@ -100,7 +103,10 @@ export default fp(
           const handler = job.handler(app);
           const ended = { completed: 0, failed: 0 };
           workers.ended.set(job.name, ended);
-          await boss.work(job.name, job.work ?? {}, async (batch: Job<object>[]) => {
+          // Polling stays every 2 s (pg-boss's default) behind the NOTIFY: jobs that become due later (retries,
+          // startAfter) are noticed no later than before.
+          const polling = { pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2 };
+          await boss.work(job.name, { ...polling, ...job.work }, async (batch: Job<object>[]) => {
             for (const { id } of batch) running.add(id);
             try {
               const result = await handler(batch);
