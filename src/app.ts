@@ -11,22 +11,22 @@ import mailerPlugin from '../plugins/mailer.js';
 import openapi from '../plugins/openapi.js';
 import storagePlugin from '../plugins/storage.js';
 import { accountMailPlugin } from './auth/account-mail.js';
-import accountRoutes from './auth/account-routes.js';
+import { authFace } from './auth/index.js';
 import { loginLimitsOf } from './auth/login.js';
-import authRoutes from './auth/routes.js';
 import benchRoutes from './bench-routes.js';
-import filesRoutes, { filesTag } from './files/index.js';
-import { transferRoutes, transferTag } from './transfer/routes.js';
-import assistant, { assistantTag } from './assistant/index.js';
-import { appgenRoutes, appgenTag } from './appgen/routes.js';
+import type { Face } from './face.js';
+import { filesFace } from './files/index.js';
+import { transferFace } from './transfer/routes.js';
+import { assistantFace } from './assistant/index.js';
+import { appgenFace } from './appgen/routes.js';
 import { jsonapi } from './jsonapi/index.js';
 import type { ResourceSpec } from './jsonapi/index.js';
 import { jobs } from './jobs/index.js';
 import { mailLimitsOf } from './rate-limits/mail.js';
 import { operations, operationsTag } from './operations.js';
 import { loggerOptions } from './request-log.js';
-import { resourceRoutes, resources } from './resources/index.js';
-import { siteRoutes, siteTags } from './site/index.js';
+import { resourceRoutesFace, resources } from './resources/index.js';
+import { siteFace } from './site/index.js';
 import { buildValidator } from './validation.js';
 
 export interface AppOptions {
@@ -40,6 +40,9 @@ export interface AppOptions {
   /** False: build the routes without connecting the job queue (the OpenAPI document needs no database). */
   connect?: boolean;
 }
+
+/** The faces after the JSON:API engine, each a Face (src/face.ts): tags and routes from the configuration. */
+const FACES: Face[] = [authFace, siteFace, resourceRoutesFace, filesFace, transferFace, assistantFace, appgenFace];
 
 /** The whole service as a Fastify instance: infrastructure plugins first, then the faces. */
 export async function buildApp(config: Config & { DATABASE_URL: string }, options: AppOptions = {}) {
@@ -93,13 +96,10 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   const served = options.resources ?? resources;
   await app.register(openapi, {
     tags: [
-      { name: 'Authentication', description: 'Tokens for the `Authorization: JWT <token>` header' },
+      // Logging in first: the other operations take its token.
+      ...authFace.tags,
       ...served.map((r) => ({ name: r.tag, description: r.description })),
-      ...siteTags,
-      filesTag,
-      transferTag,
-      assistantTag,
-      appgenTag,
+      ...FACES.filter((face) => face !== authFace).flatMap((face) => face.tags),
       operationsTag,
     ],
   });
@@ -129,22 +129,8 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   await app.register(authPlugin, { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN });
   await app.register(accountMailPlugin, { limits: mailLimitsOf(config) });
   await app.register(jsonapi, { resources: served, listAllMax: config.LIST_ALL_MAX });
-  await app.register(authRoutes, {
-    lifetimes: { access: config.JWT_EXPIRES_IN, refresh: config.JWT_REFRESH_EXPIRES_IN },
-    limits: loginLimitsOf(config),
-  });
-  await app.register(accountRoutes, { limits: loginLimitsOf(config) });
-  for (const routes of [...siteRoutes, ...resourceRoutes]) await app.register(routes, { config });
-  await app.register(filesRoutes, { config });
-  await app.register(transferRoutes, { config });
-  await app.register(assistant, { config, connect: options.connect !== false });
-  await app.register(appgenRoutes, {
-    rateLimits: {
-      perEmail: config.APPGEN_RATE_PER_EMAIL,
-      perIp: config.APPGEN_RATE_PER_IP,
-      windowSeconds: config.APPGEN_RATE_WINDOW_SECONDS,
-    },
-  });
+  // Each face in a scope of its own; the engine above is not one (its shared schemas are everyone's).
+  for (const face of FACES) await app.register(face.routes, { config, connect: options.connect !== false });
   if (config.BENCH_ROUTES)
     await app.register(benchRoutes, { loginLimits: loginLimitsOf(config), listAllMax: config.LIST_ALL_MAX });
   return app;

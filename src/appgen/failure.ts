@@ -5,12 +5,6 @@ import { RateLimited } from '../rate-limits/hits.js';
 import { UnreadableBody } from './body.js';
 
 export const TAG = 'App generator';
-export const appgenTag = {
-  name: TAG,
-  description:
-    'Builds an installable web app (PWA) of an event from its JSON:API endpoint and e-mails the zip. Answers are ' +
-    '`{"status": ...}` objects; the build is a task polled at its `task_url`.',
-};
 
 export const AppgenFailure = Type.Object(
   { status: Type.Literal('error'), code: Type.Integer({ description: 'the HTTP status' }), message: Type.String() },

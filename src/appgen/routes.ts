@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { Face } from '../face.js';
 import { API_PREFIX, RETRY_AFTER } from '../jsonapi/index.js';
 import { AppgenError, AppgenFailure, sendFailure, TAG } from './failure.js';
 import { acceptAnyBody, CONSUMES, readBody } from './body.js';
@@ -7,7 +8,25 @@ import { FIELD_MESSAGES, FIELDS, isValid, unknownMembers, Warnings, type Field }
 import { startBuild, type AppgenRateLimits } from './start.js';
 import { v2Routes } from './v2-routes.js';
 
-export { appgenTag } from './failure.js';
+/** The app generator face: the reference's entry points (`/api/api.php`, v2), answering `{"status": ...}` objects. */
+export const appgenFace: Face = {
+  tags: [
+    {
+      name: TAG,
+      description:
+        'Builds an installable web app (PWA) of an event from its JSON:API endpoint and e-mails the zip. Answers are ' +
+        '`{"status": ...}` objects; the build is a task polled at its `task_url`.',
+    },
+  ],
+  routes: (app, { config }) =>
+    appgenRoutes(app, {
+      rateLimits: {
+        perEmail: config.APPGEN_RATE_PER_EMAIL,
+        perIp: config.APPGEN_RATE_PER_IP,
+        windowSeconds: config.APPGEN_RATE_WINDOW_SECONDS,
+      },
+    }),
+};
 
 const URL_PATH = '/api/api.php';
 const KNOWN = Object.keys(FIELDS) as Field[];
@@ -47,7 +66,7 @@ function appFields(body: unknown): { fields: Record<Field, string>; warnings: st
  * The app generator: `POST /api/api.php` starts a build (any other method is the reference's 405 body),
  * and the reference's v2 entry points start the same build.
  */
-export async function appgenRoutes(app: FastifyInstance, { rateLimits }: { rateLimits: AppgenRateLimits }) {
+async function appgenRoutes(app: FastifyInstance, { rateLimits }: { rateLimits: AppgenRateLimits }) {
   acceptAnyBody(app);
   app.setErrorHandler((err, _request, reply) => sendFailure(reply, err));
   for (const schema of [AppRequest, AppStarted, AppgenFailure]) app.addSchema(schema);

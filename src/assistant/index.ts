@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
+import type { Face, FaceOptions } from '../face.js';
 import multipart from '@fastify/multipart';
 import { loginLimitsOf } from '../auth/login.js';
 import { MULTIPART_OPTIONS } from '../files/upload.js';
@@ -17,19 +17,21 @@ import { draftRoutes } from './drafts.js';
 import { AssistantAnswer, AssistantFailure, sendFailure, TAG } from './route.js';
 import { settingsFiles } from './settings-files.js';
 
-export const assistantTag = {
-  name: TAG,
-  description: 'The assistant skill server (`/cms`, `/aaa`, `/data/settings`): same accounts and tokens.',
-};
-
 /**
  * The assistant face: its own answer shape (`accepted`, `message`, `session`), form bodies, and the
  * settings folder, whose hand-edited roles are applied at start-up (the reference's first-admin path).
  */
-export default async function assistant(
-  app: FastifyInstance,
-  { config, connect }: { config: Config; connect: boolean },
-) {
+export const assistantFace: Face = {
+  tags: [
+    {
+      name: TAG,
+      description: 'The assistant skill server (`/cms`, `/aaa`, `/data/settings`): same accounts and tokens.',
+    },
+  ],
+  routes: assistantRoutes,
+};
+
+async function assistantRoutes(app: FastifyInstance, { config, connect }: FaceOptions) {
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 1024 * 1024 },

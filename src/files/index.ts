@@ -3,20 +3,21 @@ import { tmpdir } from 'node:os';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import type { Face, FaceOptions } from '../face.js';
 import { imageUploadRoute } from './image.js';
 import { mediaRoute } from './media.js';
 import { MULTIPART_OPTIONS, uploadRoutes } from './upload.js';
 
-export const filesTag = {
-  name: 'Files',
-  description: 'Uploads of files and images, and the files kept in the local storage.',
-};
-
-/** The files face: uploads (multipart, parsed only here), image uploads, and the local storage's files. */
 /** Where uploads are streamed before they are stored (created at start). */
 export const uploadTmpDir = (config: Config) => config.UPLOAD_TMP_DIR ?? tmpdir();
 
-export default async function filesRoutes(app: FastifyInstance, { config }: { config: Config }) {
+/** The files face: uploads (multipart, parsed only here), image uploads, and the local storage's files. */
+export const filesFace: Face = {
+  tags: [{ name: 'Files', description: 'Uploads of files and images, and the files kept in the local storage.' }],
+  routes: filesRoutes,
+};
+
+async function filesRoutes(app: FastifyInstance, { config }: FaceOptions) {
   const tmpDir = uploadTmpDir(config);
   await mkdir(tmpDir, { recursive: true });
   await app.register(async (scope) => {

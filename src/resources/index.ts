@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
+import type { Face } from '../face.js';
 import type { ResourceSpec } from '../jsonapi/index.js';
 import { attendeeResource } from './attendees/index.js';
 import { customFormResource } from './custom-forms/index.js';
@@ -73,11 +72,14 @@ export const resources: ResourceSpec[] = [
   roleInviteResource,
 ];
 
-/** Routes of a resource beyond its CRUD (actions, computed lists); the site-wide ones are in src/site/. */
-export const resourceRoutes: ((app: FastifyInstance, options: { config: Config }) => Promise<void>)[] = [
-  sessionRoutes,
-  checkEmailRoute,
-  speakerInviteRoutes,
-  hasStreamsRoute,
-  roleInviteRoutes,
-];
+/**
+ * Routes of resources beyond their CRUD (actions, computed lists), under their resources' tags; the
+ * site-wide ones are in src/site/.
+ */
+export const resourceRoutesFace: Face = {
+  tags: [],
+  async routes(app, options) {
+    for (const routes of [sessionRoutes, checkEmailRoute, speakerInviteRoutes, hasStreamsRoute, roleInviteRoutes])
+      await app.register(routes, options);
+  },
+};

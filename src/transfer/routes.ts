@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { importArchives, tasks } from '../../db/schema/index.js';
 import { isStaff, loggedIn, requireLogin } from '../auth/caller.js';
-import type { Config } from '../config.js';
+import type { Face, FaceOptions } from '../face.js';
 import { uploadTmpDir } from '../files/index.js';
 import { MULTIPART_OPTIONS, withUploads } from '../files/upload.js';
 import { API_PREFIX, badRequest, errorResponses, notFound } from '../jsonapi/index.js';
@@ -15,10 +15,6 @@ import { EXPORT_QUEUE, IMPORT_QUEUE } from './jobs.js';
 import { ExportRequest, ImportQuery, ImportRequest, ImportWarning, TaskDocument, TaskStarted } from './schemas.js';
 
 export const TAG = 'Export and import';
-export const transferTag = {
-  name: TAG,
-  description: 'Event export to a zip archive and import from one, as background tasks polled at /v1/tasks/{task_id}.',
-};
 
 const taskUrl = (id: string) => `${API_PREFIX}/tasks/${id}`;
 
@@ -31,7 +27,7 @@ const EventParams = Type.Object({
  * `GET /v1/events/{event_id}/exports/{path}`, `POST /v1/events/import/{source_type}`, and
  * `GET /v1/tasks/{task_id}` to poll them.
  */
-export async function transferRoutes(app: FastifyInstance, { config }: { config: Config }) {
+async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
   const links = downloadLinksOf(config);
   app.addSchema(ExportRequest);
   app.addSchema(ImportRequest);
@@ -276,3 +272,14 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
     },
   );
 }
+
+export const transferFace: Face = {
+  tags: [
+    {
+      name: TAG,
+      description:
+        'Event export to a zip archive and import from one, as background tasks polled at /v1/tasks/{task_id}.',
+    },
+  ],
+  routes: transferRoutes,
+};
