@@ -83,8 +83,28 @@ export function buildValidator(externalSchemas: Record<string, AnySchema>): Fast
     const byId = id && ajv.getSchema(id);
     if (byId) return byId;
     const key = `${httpPart === 'body' ? 'b' : 'o'}${JSON.stringify(schema)}`;
-    let validate = compiled.get(key);
-    if (!validate) compiled.set(key, (validate = ajv.compile(schema)));
-    return validate;
+    return lazily(() => {
+      let validate = compiled.get(key);
+      if (!validate) compiled.set(key, (validate = ajv.compile(schema)));
+      return validate;
+    });
   };
+}
+
+/**
+ * A validator compiled on its first use: starting the app compiled every route's schemas (about a
+ * second for 600 routes) although a process serves a few of them at first. Fastify reads `errors` after
+ * the call, and passes the parent of the value (so that coercion may replace it) when `schemaEnv` is set.
+ */
+function lazily(compile: () => ValidateFunction) {
+  let validate: ValidateFunction | undefined;
+  const run = (data: unknown, context?: Parameters<ValidateFunction>[1]) => {
+    validate ??= compile();
+    const valid = validate(data, context);
+    run.errors = validate.errors;
+    return valid;
+  };
+  run.errors = undefined as ValidateFunction['errors'];
+  run.schemaEnv = true;
+  return run;
 }

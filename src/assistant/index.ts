@@ -49,16 +49,20 @@ async function assistantRoutes(app: FastifyInstance, { config, connect }: FaceOp
     await files.write();
   }
   await app.register(multipart, MULTIPART_OPTIONS);
-  await accountRoutes(app, { files, expiresIn: config.JWT_EXPIRES_IN, loginLimits: loginLimitsOf(config) });
-  await accountSelfRoutes(app, { config, files, limits: loginLimitsOf(config) });
-  await accountAdminRoutes(app, { files });
   const repo = new SkillRepo(config.SKILL_REPO_DIR, connect ? app.sql : undefined, app.log);
   if (connect) await repo.init();
-  await skillRoutes(app, repo, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS });
-  await skillReadRoutes(app, repo);
-  await metricsRoutes(app, repo);
-  await ratingRoutes(app, repo);
-  await chatRoutes(app, repo);
-  await skillHistoryRoutes(app, repo);
-  await draftRoutes(app);
+  // The routes in a scope below the schemas, so that Fastify builds their validator compiler once (see
+  // src/jsonapi/plugin.ts).
+  await app.register(async (scope) => {
+    await accountRoutes(scope, { files, expiresIn: config.JWT_EXPIRES_IN, loginLimits: loginLimitsOf(config) });
+    await accountSelfRoutes(scope, { config, files, limits: loginLimitsOf(config) });
+    await accountAdminRoutes(scope, { files });
+    await skillRoutes(scope, repo, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS });
+    await skillReadRoutes(scope, repo);
+    await metricsRoutes(scope, repo);
+    await ratingRoutes(scope, repo);
+    await chatRoutes(scope, repo);
+    await skillHistoryRoutes(scope, repo);
+    await draftRoutes(scope);
+  });
 }

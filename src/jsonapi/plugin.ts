@@ -55,8 +55,12 @@ export default fp(
       document: documentQuerySchema(registry),
       linkage: linkageQuerySchema(),
     };
-    for (const model of registry.models.values())
-      registerResourceRoutes(routeKit(app, registry, model, queries, listAllMax));
+    // The routes in a scope below the schemas: Fastify builds the validator compiler again (with a copy of every
+    // shared schema) for each route declared in a scope that added schemas, and once for a scope that added none.
+    await app.register(async (scope) => {
+      for (const model of registry.models.values())
+        registerResourceRoutes(routeKit(scope, registry, model, queries, listAllMax));
+    });
   },
   { name: 'jsonapi', dependencies: ['auth', 'error-handler', 'read-cache'] },
 );
