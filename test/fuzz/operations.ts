@@ -21,6 +21,7 @@ export interface Operation {
   /** As Fastify declares it: `/v1/events/:id`. */
   route: string;
   spec: Schema;
+  /** As sent on the wire: a deepObject parameter (`fields`) is one parameter per key (`fields[event]`). */
   parameters: Schema[];
   /** The JSON:API type the operation answers (its primary data), when it answers resources. */
   primaryType?: string;
@@ -55,6 +56,22 @@ for (const schema of Object.values(document.components.schemas)) {
   resources.set(type, { attributes, relationships });
 }
 
+/**
+ * A parameter as the wire has it: a deepObject `base` (whose schema is an object of keys) is the
+ * parameters `base[key]`, each with the key's schema and description.
+ */
+function onTheWire(parameter: Schema): Schema[] {
+  if (parameter.style !== 'deepObject') return [parameter];
+  const { properties, required = [] } = resolve(document, parameter.schema) as Schema;
+  return Object.entries(properties as Record<string, Schema>).map(([key, { description, ...schema }]) => ({
+    name: `${parameter.name}[${key}]`,
+    in: parameter.in,
+    description,
+    required: required.includes(key),
+    schema,
+  }));
+}
+
 /** The type of the resources in a JSON:API answer schema (a document or a list of them). */
 function primaryTypeOf(spec: Schema): string | undefined {
   const content = spec.responses?.['200']?.content ?? spec.responses?.['201']?.content ?? {};
@@ -75,7 +92,7 @@ export const operations: Operation[] = Object.entries(document.paths).flatMap(([
       path,
       route: routeOf(path),
       spec,
-      parameters: ((spec.parameters ?? []) as Schema[]).map((p) => resolve(document, p)),
+      parameters: ((spec.parameters ?? []) as Schema[]).flatMap((p) => onTheWire(resolve(document, p))),
       primaryType: primaryTypeOf(spec),
     };
   }),
