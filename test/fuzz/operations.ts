@@ -36,6 +36,19 @@ export interface ResourceInfo {
   relationships: Record<string, string>;
 }
 
+/** The type a relationship's linkage names: its identifier's `type` (one, or a list; null when empty). */
+function linkedType(data: Schema | undefined): string | undefined {
+  if (!data) return undefined;
+  const schema = resolve(document, data);
+  const type = resolve(document, schema.properties?.type ?? {}).enum?.[0];
+  if (typeof type === 'string') return type;
+  for (const branch of [schema.items, ...(schema.anyOf ?? [])]) {
+    const found = branch && linkedType(branch);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** JSON:API type -> its attributes and relationships, from the resource object components (all variants). */
 export const resources = new Map<string, ResourceInfo>();
 for (const schema of Object.values(document.components.schemas)) {
@@ -49,8 +62,7 @@ for (const schema of Object.values(document.components.schemas)) {
   for (const [rel, relSchema] of Object.entries(
     (resolve(document, schema.properties.relationships ?? {}).properties ?? {}) as Record<string, Schema>,
   )) {
-    const data = relSchema.properties?.data;
-    const target = data && JSON.stringify(data).match(/"enum":\["([^"]+)"\]/)?.[1];
+    const target = linkedType(relSchema.properties?.data);
     if (target) relationships[rel] = target;
   }
   resources.set(type, { attributes, relationships });
