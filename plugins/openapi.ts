@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
+import { compactDocument } from './openapi-compact.js';
 
 export interface OpenApiOptions {
   /** Tags of the operations (each with its description), in the order the document lists them. */
@@ -36,7 +37,7 @@ export default fp(
         security: [{ jwt: [] }, {}],
       },
       // Every GET answering JSON answers 304 to an If-None-Match naming its ETag (plugins/conditional.ts;
-      // streamed downloads are not tagged).
+      // streamed downloads are not tagged). Then the repetitions are shared (openapi-compact.ts).
       transformObject: (document) => {
         const openapi = 'openapiObject' in document ? document.openapiObject : document.swaggerObject;
         type Get = { responses?: Record<string, { description?: string; content?: Record<string, unknown> }> };
@@ -45,7 +46,7 @@ export default fp(
           if (types.some((type) => type.endsWith('json')))
             item.get!.responses!['304'] = { description: 'Not Modified: `If-None-Match` named the ETag of the answer' };
         }
-        return openapi;
+        return compactDocument(openapi);
       },
       // Components keep the names of their schemas ($id) instead of def-0, def-1, ...
       refResolver: {

@@ -1,9 +1,11 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { formatJson } from './json-format.js';
 
 /**
- * The OpenAPI document exactly as the app serves it at /docs/json. No database is needed:
- * the pool connects lazily, the job queue not at all, and building the document runs no query.
+ * The OpenAPI document as the app serves it at /docs/json, formatted for the committed file (json-format.ts).
+ * No database is needed: the pool connects lazily, the job queue not at all, and building the document runs
+ * no query.
  */
 export async function openapiDocument(): Promise<string> {
   const config = loadConfig({ LOG_LEVEL: 'silent' });
@@ -17,7 +19,7 @@ export async function openapiDocument(): Promise<string> {
   );
   try {
     await app.ready();
-    return `${JSON.stringify(app.swagger(), null, 2)}\n`;
+    return formatJson(app.swagger());
   } finally {
     await app.close();
   }

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { negotiate } from './media-type.js';
 import { Registry } from './model.js';
 import { documentQuerySchema, linkageQuerySchema, listQuerySchema } from './query.js';
-import { resourceSchemas } from './resource-schemas.js';
+import { registrySchemas, resourceSchemas } from './resource-schemas.js';
 import type { ResourceSpec } from './resource.js';
 import { routeKit } from './kit.js';
 import { registerResourceRoutes } from './routes.js';
@@ -22,7 +22,7 @@ declare module 'fastify' {
 export default fp(
   async (app: FastifyInstance, options: { resources: ResourceSpec[]; listAllMax: number }) => {
     const registry = new Registry(options.resources);
-    for (const schema of sharedSchemas) app.addSchema(schema);
+    for (const schema of [...sharedSchemas, ...registrySchemas(registry)]) app.addSchema(schema);
     for (const model of registry.models.values()) {
       for (const schema of resourceSchemas(registry, model)) app.addSchema(schema);
     }

@@ -6,13 +6,16 @@ import { pascal } from './names.js';
 import type { RelationshipSpec, ToManySpec } from './resource.js';
 
 const ref = (id: string) => Type.Ref(id);
-const linkageSchema = (rel: RelationshipSpec) =>
+/** The identifier of a record of the relationship's target: `<Target>Identifier`, declared once (registrySchemas). */
+const identifierRef = (registry: Registry, rel: RelationshipSpec) =>
+  ref(componentIds(registry.get(rel.type)).identifier);
+const linkageSchema = (registry: Registry, rel: RelationshipSpec) =>
   rel.kind === 'toOne'
-    ? Type.Union([identifierOf(rel.type), Type.Null()])
-    : Type.Array(identifierOf(rel.type), { maxItems: 1000 });
+    ? Type.Union([identifierRef(registry, rel), Type.Null()])
+    : Type.Array(identifierRef(registry, rel), { maxItems: 1000 });
 /** Linkage a request may send: a required to-one cannot be cleared. */
-const writeLinkageSchema = (rel: RelationshipSpec) =>
-  rel.kind === 'toOne' && rel.required ? identifierOf(rel.type) : linkageSchema(rel);
+const writeLinkageSchema = (registry: Registry, rel: RelationshipSpec) =>
+  rel.kind === 'toOne' && rel.required ? identifierRef(registry, rel) : linkageSchema(registry, rel);
 
 /** Writable relationships: a to-one foreign key, or a to-many join table. */
 export const isWritable = (rel: RelationshipSpec) =>
@@ -33,6 +36,7 @@ export const relatedCreateId = (target: Model, parent: Model) =>
 export const componentIds = (model: Model) => {
   const n = model.spec.name;
   return {
+    identifier: `${n}Identifier`,
     attributes: `${n}Attributes`,
     relationships: `${n}Relationships`,
     resource: `${n}Resource`,
@@ -44,6 +48,26 @@ export const componentIds = (model: Model) => {
     relationshipRequest: (rel: string) => `${n}${pascal(rel)}RelationshipRequest`,
   };
 };
+
+/** The types relationships link to, in the registry's order. */
+const targets = (registry: Registry) =>
+  [...registry.models.values()].filter((m) =>
+    [...registry.models.values()].some((owner) => [...owner.relationships.values()].some((r) => r.type === m.type)),
+  );
+
+/**
+ * Schemas of the whole registry, each declared once: the identifier of every type a relationship links to,
+ * and `IncludedResource`, a resource of any of those types (what `included` holds wherever every one of
+ * them is reachable).
+ */
+export function registrySchemas(registry: Registry): TSchema[] {
+  const linked = targets(registry);
+  const resources = linked.map((m) => ref(componentIds(m).resource));
+  return [
+    ...linked.map((m) => identifierOf(m.type, componentIds(m).identifier)),
+    ...(resources.length > 1 ? [Type.Union(resources, { $id: 'IncludedResource' })] : []),
+  ];
+}
 
 /** Types reachable through relationships: what `included` may hold. */
 function reachable(registry: Registry, model: Model): string[] {
@@ -107,20 +131,20 @@ const requestType = (model: Model) => {
  * Relationships a create (`create`) or update document may carry: the writable ones, and the read-only
  * ones a client may send back; `optional` names ones a create may leave out.
  */
-function requestRelationships(model: Model, create: boolean, optional: string[] = []): TProperties {
+function requestRelationships(registry: Registry, model: Model, create: boolean, optional: string[] = []): TProperties {
   const props: Record<string, TSchema> = {};
   let required = false;
   for (const [name, rel] of model.relationships) {
     if (!isWritable(rel)) {
       const description = readOnlyNote(rel.description, rel.kind === 'toOne' ? 'null' : 'an empty list');
       const member = Type.Object(
-        { data: linkageSchema(rel) },
+        { data: linkageSchema(registry, rel) },
         { additionalProperties: false, readOnly: true, description },
       );
       props[name] = Type.Optional(member);
       continue;
     }
-    const member = Type.Object({ data: writeLinkageSchema(rel) }, { additionalProperties: false });
+    const member = Type.Object({ data: writeLinkageSchema(registry, rel) }, { additionalProperties: false });
     const mandatory = create && rel.kind === 'toOne' && !!rel.required && !optional.includes(name);
     required ||= mandatory;
     props[name] = mandatory ? member : Type.Optional(member);
@@ -131,7 +155,7 @@ function requestRelationships(model: Model, create: boolean, optional: string[] 
 }
 
 /** The body of a create request; `optional` are required relationships the path already supplies. */
-function createRequest(model: Model, $id: string, optional: string[] = []) {
+function createRequest(registry: Registry, model: Model, $id: string, optional: string[] = []) {
   const hasRequired = Object.values(model.spec.attributes).some((a) => a.required && !a.readOnly);
   const attributes = requestAttributes(model, true);
   return Type.Object(
@@ -141,7 +165,7 @@ function createRequest(model: Model, $id: string, optional: string[] = []) {
           type: requestType(model),
           id: Type.Optional(Type.String({ description: 'refused: the server assigns ids' })),
           attributes: hasRequired ? attributes : Type.Optional(attributes),
-          ...requestRelationships(model, true, optional),
+          ...requestRelationships(registry, model, true, optional),
         },
         { additionalProperties: false },
       ),
@@ -163,15 +187,16 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
   for (const [name, rel] of model.relationships) {
     relationships[name] = Type.Optional(
       Type.Object(
-        { links: ref('RelationshipLinks'), data: Type.Optional(linkageSchema(rel)) },
+        { links: ref('RelationshipLinks'), data: Type.Optional(linkageSchema(registry, rel)) },
         { description: rel.description ?? `${rel.kind === 'toOne' ? 'the' : 'the list of'} ${rel.type}` },
       ),
     );
   }
-  const includable = reachable(registry, model).map((t) => ref(componentIds(registry.get(t)).resource));
-  const included: TProperties = includable.length
-    ? { included: Type.Optional(Type.Array(includable.length === 1 ? includable[0]! : Type.Union(includable))) }
-    : {};
+  const types = reachable(registry, model);
+  const includable = types.map((t) => ref(componentIds(registry.get(t)).resource));
+  const anyLinked = types.length > 1 && types.length === targets(registry).length;
+  const item = anyLinked ? ref('IncludedResource') : includable.length === 1 ? includable[0]! : Type.Union(includable);
+  const included: TProperties = includable.length ? { included: Type.Optional(Type.Array(item)) } : {};
 
   const schemas: TSchema[] = [
     Type.Object(attributes, { $id: ids.attributes, description: `Attributes of a ${spec.type}` }),
@@ -205,7 +230,7 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
       },
       { $id: ids.list },
     ),
-    createRequest(model, ids.create),
+    createRequest(registry, model, ids.create),
     Type.Object(
       {
         data: Type.Object(
@@ -213,7 +238,7 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
             type: requestType(model),
             id: Type.String({ description: 'must equal the id in the path' }),
             attributes: Type.Optional(requestAttributes(model, false)),
-            ...requestRelationships(model, false),
+            ...requestRelationships(registry, model, false),
           },
           { additionalProperties: false },
         ),
@@ -224,18 +249,18 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
   for (const [name, rel] of model.relationships) {
     if (rel.kind === 'toMany' && rel.inverse) {
       const target = registry.get(rel.type);
-      schemas.push(createRequest(target, relatedCreateId(target, model), suppliedByPath(rel)));
+      schemas.push(createRequest(registry, target, relatedCreateId(target, model), suppliedByPath(rel)));
     }
     schemas.push(
       Type.Object(
-        { links: ref('RelationshipLinks'), data: linkageSchema(rel), jsonapi: ref('JsonApiVersion') },
+        { links: ref('RelationshipLinks'), data: linkageSchema(registry, rel), jsonapi: ref('JsonApiVersion') },
         { $id: ids.relationship(name) },
       ),
     );
     if (isWritable(rel)) {
       schemas.push(
         Type.Object(
-          { data: writeLinkageSchema(rel) },
+          { data: writeLinkageSchema(registry, rel) },
           { $id: ids.relationshipRequest(name), additionalProperties: false },
         ),
       );

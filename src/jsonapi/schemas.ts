@@ -57,11 +57,11 @@ export const RelationshipLinks = Type.Object(
   { $id: 'RelationshipLinks' },
 );
 
-/** A resource identifier whose `type` is fixed to one resource type. */
-export const identifierOf = (type: string) =>
+/** A resource identifier whose `type` is fixed to one resource type (a component when `$id` names it). */
+export const identifierOf = (type: string, $id?: string) =>
   Type.Object(
     { type: Type.Literal(type), id: Type.String({ minLength: 1, maxLength: 64 }) },
-    { additionalProperties: false },
+    { additionalProperties: false, ...($id ? { $id } : {}) },
   );
 
 export const sharedSchemas: TSchema[] = [

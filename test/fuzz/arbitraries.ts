@@ -13,7 +13,7 @@ import { canonicalTimeZone } from '../../src/jsonapi/index.js';
 export type Schema = Record<string, any>;
 export interface OpenApiDocument {
   paths: Record<string, Record<string, Schema>>;
-  components: { schemas: Record<string, Schema> };
+  components: { schemas: Record<string, Schema>; parameters?: Record<string, Schema> };
 }
 
 export interface SchemaOptions {
@@ -73,12 +73,12 @@ const accepts = (schema: Schema) => {
   return check;
 };
 
-/** The schema a `$ref` (to `#/components/schemas/...`) names, followed until it is not a reference. */
+/** What a `$ref` (to `#/components/schemas/...` or `.../parameters/...`) names, followed until it is not a reference. */
 export function resolve(document: OpenApiDocument, schema: Schema): Schema {
   let current = schema;
   for (let hops = 0; current.$ref !== undefined; hops++) {
-    const name = /^#\/components\/schemas\/(.+)$/.exec(current.$ref)?.[1];
-    const target = name === undefined ? undefined : document.components.schemas[name];
+    const [, section, name] = /^#\/components\/(schemas|parameters)\/(.+)$/.exec(current.$ref) ?? [];
+    const target = name === undefined ? undefined : document.components[section as 'schemas' | 'parameters']?.[name];
     if (!target || hops > 20) throw new Error(`unresolvable $ref ${current.$ref}`);
     current = target;
   }

@@ -21,6 +21,7 @@ export interface Operation {
   /** As Fastify declares it: `/v1/events/:id`. */
   route: string;
   spec: Schema;
+  /** As sent on the wire: a deepObject parameter (`fields`) is one parameter per key (`fields[event]`). */
   parameters: Schema[];
   /** The JSON:API type the operation answers (its primary data), when it answers resources. */
   primaryType?: string;
@@ -33,6 +34,19 @@ export interface ResourceInfo {
   attributes: Record<string, Schema>;
   /** Relationship name -> the type it links to. */
   relationships: Record<string, string>;
+}
+
+/** The type a relationship's linkage names: its identifier's `type` (one, or a list; null when empty). */
+function linkedType(data: Schema | undefined): string | undefined {
+  if (!data) return undefined;
+  const schema = resolve(document, data);
+  const type = resolve(document, schema.properties?.type ?? {}).enum?.[0];
+  if (typeof type === 'string') return type;
+  for (const branch of [schema.items, ...(schema.anyOf ?? [])]) {
+    const found = branch && linkedType(branch);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** JSON:API type -> its attributes and relationships, from the resource object components (all variants). */
@@ -48,11 +62,26 @@ for (const schema of Object.values(document.components.schemas)) {
   for (const [rel, relSchema] of Object.entries(
     (resolve(document, schema.properties.relationships ?? {}).properties ?? {}) as Record<string, Schema>,
   )) {
-    const data = relSchema.properties?.data;
-    const target = data && JSON.stringify(data).match(/"enum":\["([^"]+)"\]/)?.[1];
+    const target = linkedType(relSchema.properties?.data);
     if (target) relationships[rel] = target;
   }
   resources.set(type, { attributes, relationships });
+}
+
+/**
+ * A parameter as the wire has it: a deepObject `base` (whose schema is an object of keys) is the
+ * parameters `base[key]`, each with the key's schema and description.
+ */
+function onTheWire(parameter: Schema): Schema[] {
+  if (parameter.style !== 'deepObject') return [parameter];
+  const { properties, required = [] } = resolve(document, parameter.schema) as Schema;
+  return Object.entries(properties as Record<string, Schema>).map(([key, { description, ...schema }]) => ({
+    name: `${parameter.name}[${key}]`,
+    in: parameter.in,
+    description,
+    required: required.includes(key),
+    schema,
+  }));
 }
 
 /** The type of the resources in a JSON:API answer schema (a document or a list of them). */
@@ -75,7 +104,7 @@ export const operations: Operation[] = Object.entries(document.paths).flatMap(([
       path,
       route: routeOf(path),
       spec,
-      parameters: ((spec.parameters ?? []) as Schema[]).map((p) => resolve(document, p)),
+      parameters: ((spec.parameters ?? []) as Schema[]).flatMap((p) => onTheWire(resolve(document, p))),
       primaryType: primaryTypeOf(spec),
     };
   }),

@@ -14,10 +14,18 @@ import { canonicalTimeZone } from '../../src/jsonapi/index.js';
 interface MediaType {
   schema?: unknown;
 }
-interface Operation {
-  responses?: Record<string, { content?: Record<string, MediaType> }>;
+interface Response {
+  content?: Record<string, MediaType>;
+  /** A response declared once under components/responses. */
+  $ref?: string;
 }
-type Document = { paths: Record<string, Record<string, Operation>> };
+interface Operation {
+  responses?: Record<string, Response>;
+}
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  components?: { responses?: Record<string, Response> };
+};
 
 const DOCUMENT_ID = 'openapi.json';
 const documentPath = fileURLToPath(new URL('../../openapi/openapi.json', import.meta.url));
@@ -76,7 +84,16 @@ export function conformanceErrors({ method, route, status, contentType, body }: 
   const statusKey = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => k in responses);
   if (!statusKey) return [`${where}: status not declared (declared: ${Object.keys(responses).join(', ')})`];
   const media = contentType?.split(';')[0]?.trim().toLowerCase();
-  const content = responses[statusKey]!.content ?? {};
+  // The response itself, or the shared one it references (`#/components/responses/NotFound`).
+  let at = ['paths', path, verb, 'responses', statusKey];
+  let response = responses[statusKey]!;
+  if (response.$ref) {
+    at = response.$ref.replace(/^#\//, '').split('/');
+    const shared = document.components?.responses?.[at[2]!];
+    if (!shared) return [`${where}: no response at ${response.$ref}`];
+    response = shared;
+  }
+  const content = response.content ?? {};
   const declaredTypes = Object.keys(content);
   // The declared type, or the range (`image/*`, `*/*`) that covers it: stored files keep their own types.
   const declared = media && [media, `${media.split('/')[0]}/*`, '*/*'].find((k) => k in content);
@@ -87,7 +104,7 @@ export function conformanceErrors({ method, route, status, contentType, body }: 
   if (!declared)
     return [`${where}: media type ${media} not declared (declared: ${declaredTypes.join(', ') || 'none'})`];
   if (!content[declared]!.schema || !/json$/.test(declared)) return [];
-  const key = `${DOCUMENT_ID}#/${pointer('paths', path, verb, 'responses', statusKey, 'content', declared, 'schema')}`;
+  const key = `${DOCUMENT_ID}#/${pointer(...at, 'content', declared, 'schema')}`;
   let validate = validators.get(key);
   if (!validate) {
     validate = ajv.getSchema(key);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import type { OpenAPI3, OperationObject, ReferenceObject } from 'openapi-typescript';
+import type { OpenAPI3, OperationObject, ParameterObject, ReferenceObject, ResponseObject } from 'openapi-typescript';
 import t from 'tap';
 import { openapiDocument } from '../../src/openapi-document.js';
 import { resources } from '../../src/resources/index.js';
@@ -22,6 +22,15 @@ const committed = await readFile(documentFile, 'utf8');
 const doc = JSON.parse(committed) as OpenAPI3;
 
 const isRef = (value: object): value is ReferenceObject => '$ref' in value;
+
+/** A parameter or a response itself, or the one under components/parameters or components/responses it references. */
+function deref<T extends ParameterObject | ResponseObject>(value: T | ReferenceObject): T {
+  if (!isRef(value)) return value;
+  const [, section, name] = /^#\/components\/(parameters|responses)\/([^/]+)$/.exec(value.$ref) ?? [];
+  const target = (doc.components as Record<string, Record<string, T> | undefined> | undefined)?.[section!]?.[name!];
+  if (!target || isRef(target)) throw new Error(`${value.$ref} names nothing`);
+  return target;
+}
 
 interface Operation {
   label: string;
@@ -121,11 +130,12 @@ t.test('every operation is identified, tagged, described and lists its errors', 
     t.ok(op.tags && op.tags.length > 0, `${label} has tags`);
     for (const tag of op.tags ?? []) t.ok(declaredTags.has(tag), `${label}: tag ${tag} is declared at the top level`);
     t.ok(op.summary || op.description, `${label} has a summary or description`);
-    for (const param of op.parameters ?? []) {
-      t.ok(
-        !isRef(param) && param.description,
-        `${label}: parameter ${isRef(param) ? param.$ref : param.name} is described`,
-      );
+    for (const param of (op.parameters ?? []).map(deref)) {
+      t.ok(param.description, `${label}: parameter ${param.name} is described`);
+      // A deepObject parameter (`fields`) stands for one query parameter per key (`fields[event]`).
+      const { properties = {} } = (param.schema ?? {}) as { properties?: Record<string, { description?: string }> };
+      for (const [key, schema] of param.style === 'deepObject' ? Object.entries(properties) : [])
+        t.ok(schema.description, `${label}: parameter ${param.name}[${key}] is described`);
     }
     const responses = Object.entries(op.responses ?? {});
     const errors = responses.filter(([code]) => /^[45]\d\d$/.test(code));
@@ -136,16 +146,14 @@ t.test('every operation is identified, tagged, described and lists its errors', 
         `${label} lists a 4xx error response`,
       );
     for (const [code, response] of responses) {
-      t.ok(
-        !isRef(response) && response.description && response.description !== 'Default Response',
-        `${label} ${code} is described`,
-      );
+      const { description } = deref(response);
+      t.ok(description && description !== 'Default Response', `${label} ${code} is described`);
     }
     // The error handler answers every failure as a JSON:API error document, whatever the route; the
     // assistant face answers `{"accepted": false, "message"}` (with `callback`, the same object as a
     // JSONP script) and the app generator `{"status": "error", "code", "message"}` as plain JSON.
-    const ok = op.responses?.['200'];
-    const answersJson = !!ok && !isRef(ok) && 'application/json' in (ok.content ?? {});
+    const ok = op.responses?.['200'] && deref(op.responses['200']);
+    const answersJson = !!ok && 'application/json' in (ok.content ?? {});
     const [type, schema, types] = op.tags?.includes('assistant')
       ? [
           'application/json',
@@ -156,7 +164,7 @@ t.test('every operation is identified, tagged, described and lists its errors', 
         ? ['application/json', APPGEN_FAILURE]
         : [JSONAPI, WITH_ERROR_MEMBER.includes(label.split(' ')[1]!) ? AUTH_ERROR_DOCUMENT : ERROR_DOCUMENT];
     for (const [code, response] of errors) {
-      const content = isRef(response) ? undefined : response.content;
+      const { content } = deref(response);
       t.same(
         Object.keys(content ?? {}),
         types ?? [type],
@@ -167,14 +175,37 @@ t.test('every operation is identified, tagged, described and lists its errors', 
   }
 });
 
+t.test('what several operations declare alike is declared once, under components', async (t) => {
+  const seen = new Map<string, string>();
+  const once = (label: string, what: string, value: object) => {
+    if (isRef(value)) return;
+    const text = `${what} ${JSON.stringify(value)}`;
+    const first = seen.get(text);
+    if (first) t.fail(`${label} repeats ${what} of ${first}`);
+    else seen.set(text, label);
+  };
+  for (const { label, op } of operations) {
+    for (const param of op.parameters ?? []) {
+      once(label, 'a parameter', param);
+      // `fields[event]` and `page[size]` are keys of the deepObject parameters `fields` and `page`.
+      t.notMatch(deref(param).name, /\[/, `${label}: ${deref(param).name} is not a bracketed name`);
+    }
+    for (const [code, response] of Object.entries(op.responses ?? {}))
+      if (!code.startsWith('2')) once(label, `its ${code}`, response);
+  }
+  const { parameters = {}, responses = {} } = doc.components ?? {};
+  for (const name of Object.keys(responses)) t.match(name, /^[A-Z][A-Za-z]+\d*$/, `${name} is named after its status`);
+  t.ok(parameters.fields && parameters.page && responses.NotFound, 'fields, page and NotFound are shared');
+});
+
 t.test('JSON:API operations take and give application/vnd.api+json only', async (t) => {
   const jsonapi = operations.filter(({ path }) => isJsonApi(path));
   t.ok(jsonapi.length > 0, 'there are JSON:API operations');
   for (const { label, op } of jsonapi) {
     for (const [code, response] of Object.entries(op.responses ?? {})) {
-      if (isRef(response)) t.fail(`${label} ${code} is inline`);
       // 304 Not Modified has no body.
-      else t.same(Object.keys(response.content ?? {}), code === '304' ? [] : [JSONAPI], `${label} ${code} content`);
+      const types = Object.keys(deref(response).content ?? {});
+      t.same(types, code === '304' ? [] : [JSONAPI], `${label} ${code} content`);
     }
     if (op.requestBody) {
       const body = op.requestBody;

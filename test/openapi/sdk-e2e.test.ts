@@ -117,7 +117,10 @@ t.test('a super admin lists users with page, sort and filter and changes another
   });
 
   const filter = JSON.stringify([{ name: 'email', op: 'like', val: '%@team.example.com' }]);
-  const page1 = await admin.GET('/v1/users', { params: { query: { 'page[size]': 3, sort: 'email', filter } } });
+  // `page` and `fields` are objects: openapi-fetch sends them as `page[size]=3`, `fields[user]=email,first-name`.
+  const page1 = await admin.GET('/v1/users', {
+    params: { query: { page: { size: 3 }, sort: 'email', filter, fields: { user: 'email,first-name' } } },
+  });
   t.equal(page1.response.status, 200);
   t.equal(page1.data?.meta.count, 4, 'the filter matches the team only');
   t.same(
@@ -125,11 +128,12 @@ t.test('a super admin lists users with page, sort and filter and changes another
     ['alice@team.example.com', 'bob@team.example.com', 'carol@team.example.com'],
     'sorted by email, three to a page',
   );
+  t.same(Object.keys(page1.data?.data[0]?.attributes ?? {}).sort(), ['email', 'first-name'], 'the fieldset only');
   t.ok(page1.data?.links.next, 'there is a next page');
   t.equal(page1.data?.links.prev, null);
 
   const page2 = await admin.GET('/v1/users', {
-    params: { query: { 'page[size]': 3, 'page[number]': 2, sort: '-first-name', filter } },
+    params: { query: { page: { size: 3, number: 2 }, sort: '-first-name', filter } },
   });
   t.same(
     page2.data?.data.map((u) => u.attributes['first-name']),
@@ -154,7 +158,7 @@ t.test('a super admin lists users with page, sort and filter and changes another
   t.equal(promoted.data?.data.attributes['first-name'], 'Bob');
 
   const asBob = createApiClient(baseUrl, { token: await login(anonymous, 'bob@team.example.com') });
-  const bobsList = await asBob.GET('/v1/users', { params: { query: { 'page[size]': 100 } } });
+  const bobsList = await asBob.GET('/v1/users', { params: { query: { page: { size: 100 } } } });
   t.equal(bobsList.response.status, 200, 'the promoted user may now list users');
   t.equal(bobsList.data?.meta.count, 6);
 });

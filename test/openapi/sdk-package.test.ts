@@ -74,7 +74,7 @@ t.test('npm pack gives a tarball that installs and works from its package name',
 const api = createApiClient(process.argv[2]!, { token: process.argv[3] });
 const { data, response } = await api.GET('/v1/users/{id}', { params: { path: { id: process.argv[4]! } } });
 const email: string | undefined = data?.data.attributes.email;
-const events = await api.GET('/v1/events', { params: { query: { 'page[size]': 5 } } });
+const events = await api.GET('/v1/events', { params: { query: { page: { size: 5 }, fields: { event: 'name' } } } });
 console.log(JSON.stringify({ status: response.status, email, events: events.data?.data.length }));
 `,
   );
