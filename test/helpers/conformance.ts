@@ -38,7 +38,9 @@ function load() {
   if (loaded) return loaded;
   const document = JSON.parse(readFileSync(documentPath, 'utf8')) as Document;
   // strict off: the document carries OpenAPI keywords (example, discriminator) that are not JSON Schema.
-  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  // References compiled once each, not inlined into every operation that uses them (the included resources of every
+  // document are one schema).
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true, inlineRefs: false });
   addFormats.default(ajv);
   ajv.addFormat('iana-timezone', (name: string) => canonicalTimeZone(name) !== undefined);
   ajv.addSchema({ ...document, $id: DOCUMENT_ID });
