@@ -23,6 +23,21 @@ async function prepareTemplate(adminUrl: string) {
   await runMigrations(withDatabase(adminUrl, TEMPLATE));
 }
 
+/**
+ * Builds tap's Test class with the plugins .taprc names when it was built with others (a fresh install
+ * builds the default set). tap rebuilds it by itself too, but only after it chose the loaders of the test
+ * processes of that run: the first run after an install would load TypeScript twice (ts-node and tsx).
+ */
+async function ensureTapBuilt() {
+  const [{ signature }, { TapConfig }] = await Promise.all([import('@tapjs/test'), import('@tapjs/config')]);
+  if (signature === (await TapConfig.load()).pluginSignature) return;
+  await new Promise<void>((resolve, reject) =>
+    spawn('npx', ['tap', 'build'], { stdio: ['ignore', 'inherit', 'inherit'] }).on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`tap build exited with ${code}`)),
+    ),
+  );
+}
+
 /** Runs tap, echoing its TAP stream, and tallies it. */
 function runTap(args: string[], env: NodeJS.ProcessEnv) {
   return new Promise<{ tally: TapTally; code: number }>((resolve) => {
@@ -53,7 +68,7 @@ async function main() {
   let failed = 1;
   let code = 1;
   try {
-    await prepareTemplate(adminUrl);
+    await Promise.all([prepareTemplate(adminUrl), ensureTapBuilt()]);
     const run = await runTap(process.argv.slice(2), { ...process.env, TEST_DATABASE_URL: adminUrl });
     ({ passed, failed } = run.tally);
     code = run.code;
