@@ -60,7 +60,11 @@ async function declarations(): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   const folder = join(ROOT, 'src', 'resources');
   for (const entry of (await readdir(folder, { recursive: true })).filter((f) => f.endsWith('.ts')).sort()) {
-    const module = (await import(pathToFileURL(join(folder, entry)).href)) as Record<string, unknown>;
+    // As its JavaScript name (tsx maps it to the TypeScript source; the tests run the compiled file beside it).
+    const module = (await import(pathToFileURL(join(folder, entry.replace(/\.ts$/, '.js'))).href)) as Record<
+      string,
+      unknown
+    >;
     for (const value of Object.values(module)) {
       const spec = resources.find((r) => r === value);
       if (spec && !found.has(spec.type)) found.set(spec.type, `src/resources/${entry}`);

@@ -9,6 +9,7 @@ import { runMigrations } from '../db/migrate.js';
 import { TEMPLATE, withDatabase } from './helpers/database.js';
 import { startPostgres } from './helpers/postgres.js';
 import { TapTally } from './helpers/tap-tally.js';
+import { compileProject, sourceNames } from './runner/compile.js';
 
 const TEST_SERVER_SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
 
@@ -45,7 +46,8 @@ function runTap(args: string[], env: NodeJS.ProcessEnv) {
     const tally = new TapTally();
     let rest = '';
     child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
+    child.stdout.on('data', (raw: string) => {
+      const chunk = sourceNames(raw);
       process.stdout.write(chunk);
       const lines = (rest + chunk).split('\n');
       rest = lines.pop()!;
@@ -68,11 +70,21 @@ async function main() {
   let failed = 1;
   let code = 1;
   try {
-    await Promise.all([prepareTemplate(adminUrl), ensureTapBuilt()]);
-    const run = await runTap(process.argv.slice(2), { ...process.env, TEST_DATABASE_URL: adminUrl });
-    ({ passed, failed } = run.tally);
-    code = run.code;
-    for (const line of run.tally.summary()) console.log(line);
+    const [, , project] = await Promise.all([prepareTemplate(adminUrl), ensureTapBuilt(), compileProject()]);
+    try {
+      // The test files named (all when none) run compiled; other arguments (options) go to tap as they are.
+      const args = process.argv.slice(2);
+      const files = await project.testFiles(args.filter((arg) => arg.endsWith('.ts')));
+      const run = await runTap([...args.filter((arg) => !arg.endsWith('.ts')), ...files], {
+        ...process.env,
+        TEST_DATABASE_URL: adminUrl,
+      });
+      ({ passed, failed } = run.tally);
+      code = run.code;
+      for (const line of run.tally.summary()) console.log(line);
+    } finally {
+      await project.removed();
+    }
   } finally {
     await server.stop();
   }

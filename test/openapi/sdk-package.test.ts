@@ -4,16 +4,18 @@
  * checked against its declarations and used against a running server.
  */
 import { execFile } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { buildTestApp } from '../helpers/app.js';
 import { seedUser } from '../helpers/users.js';
 
 const run = promisify(execFile);
-const root = new URL('../..', import.meta.url).pathname;
+// The checkout itself (make test runs a compiled mirror of it, whose links npm pack would not follow).
+const root = dirname(realpathSync(new URL('../../package.json', import.meta.url)));
 const dir = await mkdtemp(join(tmpdir(), 'oe-sdk-package-'));
 t.teardown(() => rm(dir, { recursive: true, force: true }));
 
