@@ -4,7 +4,7 @@
  * link to the source beside its `x.js`, and every other file or folder is a link. A test process then loads
  * plain JavaScript: with tsx, its loader hook answered each of the ~1,400 modules a test file loads, 1.3 s of
  * CPU per file. Paths relative to a module (`import.meta.url`) find the same files as in the checkout, and
- * stack traces name the TypeScript lines (inline source maps; .taprc passes `--enable-source-maps`).
+ * stack traces name the TypeScript lines (inline source maps; runner/files.ts passes `--enable-source-maps`).
  */
 import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
