@@ -155,7 +155,13 @@ t.test(
 t.test('an anonymous client is refused before it sends its body', async (t) => {
   const { req, answer } = open({ 'content-length': formLength([['file', 'big.bin', 50 * 1024 * 1024]]) }, null);
   req.flushHeaders();
-  const res = await Promise.race([answer, new Promise<undefined>((resolve) => setTimeout(resolve, 60_000))]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const res = await Promise.race([
+    answer,
+    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 60_000))),
+  ]);
+  // A waiting timer would keep the test process alive for its minute after the tests.
+  clearTimeout(timer);
   req.destroy();
   t.equal(res?.status, 401, 'the 401 arrives while the body is still unsent');
   t.match(JSON.parse(res?.body ?? '{}'), { errors: [{ status: '401' }] });
