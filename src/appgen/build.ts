@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import AdmZip from 'adm-zip';
-import sharp from 'sharp';
+import { loadSharp } from '../images/sharp.js';
 import { escapeHtml } from '../html.js';
 import { FetchError, safeFetch, type FetchLimits } from '../net/safe-fetch.js';
 import { nameFromEvent } from './fields.js';
@@ -100,6 +100,7 @@ async function pictures(
   maxPixels: number,
   log: BuildLog,
 ): Promise<Record<string, Buffer>> {
+  const sharp = await loadSharp();
   const from = async (input: Buffer, withLogo: boolean) => {
     const image = () => sharp(input, { limitInputPixels: maxPixels }).rotate();
     const square = (size: number) =>

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import sharp from 'sharp';
+import { loadSharp } from '../images/sharp.js';
 import { skills, users } from '../../db/schema/index.js';
 import { AssistantError, identify, rank } from './identity.js';
 import { byRating, type SkillRecord } from './metrics.js';
@@ -74,11 +74,12 @@ function imageTypeOf(data: Buffer, name: string): string | undefined {
 let defaultImage: Promise<Image> | undefined;
 /** The image answered for every image that is not there (the reference never answers 404): a plain grey square. */
 function theDefaultImage(): Promise<Image> {
-  defaultImage ??= sharp({
-    create: { width: 128, height: 128, channels: 4, background: { r: 224, g: 224, b: 224, alpha: 1 } },
-  })
-    .png()
-    .toBuffer()
+  defaultImage ??= loadSharp()
+    .then((sharp) =>
+      sharp({ create: { width: 128, height: 128, channels: 4, background: { r: 224, g: 224, b: 224, alpha: 1 } } })
+        .png()
+        .toBuffer(),
+    )
     .then((data) => ({
       data,
       type: 'image/png',

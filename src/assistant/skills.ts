@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import sharp from 'sharp';
+import { loadSharp } from '../images/sharp.js';
 import { skills } from '../../db/schema/index.js';
 import type { Caller } from '../auth/caller.js';
 import type { ImageLimits } from '../files/image.js';
@@ -64,6 +64,7 @@ const imageNameOf = (value: string | undefined) =>
 /** The image as a JPEG (512 x 512 for skill images), within the pixel limit; 422 when it is no image. */
 export async function toJpeg(data: Buffer, limits: ImageLimits, square = true): Promise<Buffer> {
   // Turned upright first: phone photos carry their orientation in EXIF.
+  const sharp = await loadSharp();
   let image = sharp(data, { limitInputPixels: limits.maxPixels }).rotate();
   if (square) image = image.resize(512, 512, { fit: 'fill' });
   return image

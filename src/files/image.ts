@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import sharp from 'sharp';
+import { loadSharp } from '../images/sharp.js';
 import { requireLogin } from '../auth/caller.js';
 import { API_PREFIX, JsonApiError, errorResponses, unprocessable } from '../jsonapi/index.js';
 import { forceLocal, ForceLocalQuery, storeAll, TAG, uniqueKey } from './upload.js';
@@ -58,6 +58,7 @@ export async function decodeImage(data: string, limits: ImageLimits): Promise<{ 
   const unreadable = () => unprocessable(`data is not a readable ${declared} image`, '/data');
   // The header first (cheap), then a decode of every pixel through a tiny resize (streamed, so memory
   // stays small): a truncated or corrupt image fails there.
+  const sharp = await loadSharp();
   const meta = await sharp(bytes)
     .metadata()
     .catch(() => undefined);

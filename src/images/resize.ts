@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from './sharp.js';
 
 export interface VariantSize {
   width: number;
@@ -11,7 +11,12 @@ export interface VariantSize {
  * One variant of an image as JPEG (quality 80, transparency on white, EXIF orientation applied).
  * Images with more than `maxPixels` pixels are refused before they are decoded.
  */
-export function resize(input: Buffer, { width, height, keepAspect }: VariantSize, maxPixels: number): Promise<Buffer> {
+export async function resize(
+  input: Buffer,
+  { width, height, keepAspect }: VariantSize,
+  maxPixels: number,
+): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(input, { limitInputPixels: maxPixels })
     .rotate()
     .resize(keepAspect ? { width } : { width, height, fit: 'fill' })
