@@ -1,16 +1,29 @@
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 // tap (and tsx, under make bench) preload their hooks into child processes through NODE_OPTIONS;
 // the server is started the way `npm start` starts it instead.
 const { NODE_OPTIONS: _nodeOptions, ...cleanEnv } = process.env;
 
 /**
- * `src/server.ts` as `npm start` runs it (`args`: e.g. `--role api`). `urls` resolves with the URLs
- * its banner prints (API, Swagger UI, OpenAPI document) once it listens, and rejects if it exits
- * first; `output()` is everything it printed so far.
+ * The server's entry point: compiled beside this helper when the tests run compiled (test/runner/compile.ts: a
+ * second of CPU less per process than tsx compiling the sources again), or with `source`, `src/server.ts` through
+ * tsx exactly as `npm start` runs it.
  */
-export function startServerProcess(env: Record<string, string>, args: string[] = []) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...args], {
+function entryPoint(source: boolean): string[] {
+  const compiled = new URL('../../src/server.js', import.meta.url);
+  return !source && import.meta.url.endsWith('.js')
+    ? ['--enable-source-maps', fileURLToPath(compiled)]
+    : ['--import', 'tsx', 'src/server.ts'];
+}
+
+/**
+ * The server as a process of its own (`args`: e.g. `--role api`). `urls` resolves with the URLs its banner prints
+ * (API, Swagger UI, OpenAPI document) once it listens, and rejects if it exits first; `output()` is everything it
+ * printed so far.
+ */
+export function startServerProcess(env: Record<string, string>, args: string[] = [], { source = false } = {}) {
+  const child = spawn(process.execPath, [...entryPoint(source), ...args], {
     // The allocator tuning the start script of package.json sets (README: GLIBC_TUNABLES).
     env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2', ...cleanEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

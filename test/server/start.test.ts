@@ -37,7 +37,7 @@ t.test('npm start migrates an empty database, bootstraps the super admin, serves
   };
 
   for (const round of ['first start', 'second start (idempotent)']) {
-    const server = startServerProcess(env);
+    const server = startServerProcess(env, [], { source: true });
     t.teardown(() => void server.child.kill('SIGKILL'));
     const urls = await server.urls;
     t.match(urls.API, /^http:\/\/localhost:\d+\/v1$/, `${round}: prints the API URL`);
