@@ -26,8 +26,9 @@ t.test('each file runs in a process of its own and is reported as tap reports it
   let stream = '';
   const allOk = await runTestFiles(files, {
     jobs: 3,
-    timeoutSeconds: 2,
-    graceMs: 1000,
+    // Room for a loaded machine: tap's timer must fire in the hanging file after it started, and report before the kill.
+    timeoutSeconds: 4,
+    graceMs: 4000,
     nodeArgs: [],
     env: process.env,
     write: (text) => (stream += text),
