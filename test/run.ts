@@ -105,7 +105,10 @@ async function main() {
   if (scratch) process.env.TMPDIR = scratch.dir;
   // A server that is thrown away afterwards need not survive a crash of the machine: no disk flushes, which made
   // every commit and every database copied from the template wait for the disk.
-  const server = await startPostgres('oe-test-pg-', TEST_SERVER_SETTINGS);
+  const server = await startPostgres('oe-test-pg-', TEST_SERVER_SETTINGS).catch(async (err: unknown) => {
+    await scratch?.remove();
+    throw err;
+  });
   const { adminUrl } = server;
   let passed = 0;
   let failed = 1;

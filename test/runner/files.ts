@@ -45,6 +45,8 @@ function runFile(file: string, options: RunOptions): Promise<Ended> {
     },
     options.timeoutSeconds * 1000 + (options.graceMs ?? 10_000),
   );
+  // A killed process's stdout may stay open in a process it started: its end is the exit then.
+  child.on('exit', () => killed && child.stdout.destroy());
   return new Promise((resolve) =>
     child.on('close', (code, signal) => {
       clearTimeout(timer);
