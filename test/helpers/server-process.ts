@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-// tap (and tsx, under make bench) preload their hooks into child processes through NODE_OPTIONS;
-// the server is started the way `npm start` starts it instead.
+// tsx (under make bench) preloads its hooks into child processes through NODE_OPTIONS; the server is started
+// without them.
 const { NODE_OPTIONS: _nodeOptions, ...cleanEnv } = process.env;
 
 /**

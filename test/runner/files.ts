@@ -28,6 +28,8 @@ interface Ended {
   killed: boolean;
 }
 
+const passed = ({ code, signal }: Ended) => code === 0 && !signal;
+
 function runFile(file: string, options: RunOptions): Promise<Ended> {
   const started = performance.now();
   const child = spawn(process.execPath, ['--enable-source-maps', ...options.nodeArgs, file], {
@@ -56,12 +58,13 @@ function runFile(file: string, options: RunOptions): Promise<Ended> {
 }
 
 /** A file's result as tap's runner writes it: its stream indented as a subtest, then its own test point. */
-function asSubtest(n: number, file: string, { output, code, signal, ms, killed }: Ended): string {
+function asSubtest(n: number, file: string, ended: Ended): string {
+  const { output, code, signal, ms, killed } = ended;
   const body = output
     .split('\n')
     .filter((line) => line !== '' && !line.startsWith('TAP version'))
     .map((line) => `    ${line}`);
-  const ok = code === 0 && !signal;
+  const ok = passed(ended);
   const point = `${ok ? 'ok' : 'not ok'} ${n} - ${file} # time=${ms.toFixed(3)}ms`;
   const why = ok
     ? []
@@ -79,7 +82,7 @@ export async function runTestFiles(files: string[], options: RunOptions): Promis
     while (next < files.length) {
       const file = files[next++]!;
       const ended = await runFile(file, options);
-      allOk &&= ended.code === 0 && !ended.signal;
+      allOk &&= passed(ended);
       options.write(asSubtest(++written, file, ended));
     }
   };
