@@ -1,8 +1,8 @@
 /**
  * The OpenAPI document without its repetitions, nothing lost: the bracketed query parameters of an operation
  * (`fields[event]`, `page[size]`) become one deepObject parameter each (`fields`, `page`), which is how they
- * are sent on the wire; parameters and non-success responses that several operations declare alike are
- * declared once under `components` and referenced.
+ * are sent on the wire; parameters and responses that several operations declare alike are declared once under
+ * `components` and referenced.
  */
 import { STATUS_CODES } from 'node:http';
 
@@ -142,19 +142,22 @@ export function compactDocument<D extends { paths?: object; components?: object 
       })),
     ),
   );
-  // Success answers stay with their operation; the failures (and 304) are mostly the same everywhere.
+  // Failures (and 304) are named after their status (`NotFound`), success answers after their body's schema
+  // (`SessionListDocument`, `EventDocument201` for a 201 when a 200 took the name).
   share(
     document,
     'responses',
     operations.flatMap((op) =>
-      Object.entries(op.responses ?? {})
-        .filter(([status]) => !status.startsWith('2'))
-        .map(([status, response]) => ({
+      Object.entries(op.responses ?? {}).map(([status, response]) => {
+        const schema = schemaNameOf(response);
+        const success = status.startsWith('2') && schema !== '';
+        return {
           owner: op.responses!,
           key: status,
-          base: reasonName(status),
-          variant: schemaNameOf(response),
-        })),
+          base: success ? schema : reasonName(status),
+          variant: success ? status : schema,
+        };
+      }),
     ),
   );
   return openapi;

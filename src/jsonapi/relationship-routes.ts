@@ -115,10 +115,9 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
         params: true,
         querystring: kit.queries.document,
         success: {
-          200: Type.Union([
-            Type.Ref(targetIds.document),
-            Type.Object({ data: Type.Null(), links: Type.Ref('ResourceLinks'), jsonapi: Type.Ref('JsonApiVersion') }),
-          ]),
+          200: Type.Union([Type.Ref(targetIds.document), Type.Ref('NullDocument')], {
+            description: `The ${target.type}, or data null`,
+          }),
         },
         errors: [400, 401, 403, 404, 406],
       }),

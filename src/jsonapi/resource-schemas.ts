@@ -1,6 +1,6 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { identifierOf } from './schemas.js';
-import { Nullable } from './types.js';
+import { Nullable, Requiring } from './types.js';
 import type { Model, Registry } from './model.js';
 import { pascal } from './names.js';
 import type { RelationshipSpec, ToManySpec } from './resource.js';
@@ -44,6 +44,8 @@ export const componentIds = (model: Model) => {
     list: `${n}ListDocument`,
     create: `${n}CreateRequest`,
     update: `${n}UpdateRequest`,
+    requestAttributes: `${n}RequestAttributes`,
+    requestRelationships: `${n}RequestRelationships`,
     relationship: (rel: string) => `${n}${pascal(rel)}Relationship`,
     relationshipRequest: (rel: string) => `${n}${pascal(rel)}RelationshipRequest`,
   };
@@ -104,21 +106,30 @@ function sentBack(schema: TSchema): TSchema {
   return { ...nullable, readOnly: true, description: readOnlyNote(schema.description) };
 }
 
-/** The attributes of a request: the writable ones, and the read-only ones a client may send back. */
-function requestAttributes(model: Model, create: boolean) {
+/**
+ * The attributes a request may carry, each optional as in an update: the writable ones, and the read-only ones
+ * a client may send back. Declared once per resource; a create adds its required members (createAttributes).
+ */
+function requestAttributes(model: Model) {
   const props: Record<string, TSchema> = {};
   for (const [wire, attr] of Object.entries(model.spec.attributes)) {
     // No `default` in requests: leaving a member out of an update keeps its value, and generated
     // clients would otherwise make every defaulted member mandatory.
     const { default: _default, ...written } = attr.input ?? attr.schema;
-    if (attr.readOnly) {
-      props[wire] = Type.Optional(sentBack(written as TSchema));
-      continue;
-    }
-    const schema = { ...written, ...(attr.writeOnly ? { writeOnly: true } : {}) } as TSchema;
-    props[wire] = create && attr.required ? schema : Type.Optional(schema);
+    const schema = attr.readOnly
+      ? sentBack(written as TSchema)
+      : ({ ...written, ...(attr.writeOnly ? { writeOnly: true } : {}) } as TSchema);
+    props[wire] = Type.Optional(schema);
   }
-  return Type.Object(props, { additionalProperties: false });
+  return Type.Object(props, { $id: componentIds(model).requestAttributes, additionalProperties: false });
+}
+
+/** The attributes of a create: the request attributes with the required ones required, or undefined without any. */
+function createAttributes(model: Model): TSchema | undefined {
+  const required = Object.entries(model.spec.attributes)
+    .filter(([, a]) => a.required && !a.readOnly)
+    .map(([wire]) => wire);
+  return required.length ? Requiring(componentIds(model).requestAttributes, required) : undefined;
 }
 
 /** The `type` member a write request may carry. */
@@ -128,44 +139,50 @@ const requestType = (model: Model) => {
 };
 
 /**
- * Relationships a create (`create`) or update document may carry: the writable ones, and the read-only
- * ones a client may send back; `optional` names ones a create may leave out.
+ * The relationships a request may carry, each optional as in an update: the writable ones (each the body of
+ * its relationship path, `<Name><Rel>RelationshipRequest`), and the read-only ones a client may send back.
+ * Declared once per resource; a create adds its required members (createRelationships).
  */
-function requestRelationships(registry: Registry, model: Model, create: boolean, optional: string[] = []): TProperties {
+function requestRelationships(registry: Registry, model: Model) {
+  const ids = componentIds(model);
   const props: Record<string, TSchema> = {};
-  let required = false;
   for (const [name, rel] of model.relationships) {
-    if (!isWritable(rel)) {
-      const description = readOnlyNote(rel.description, rel.kind === 'toOne' ? 'null' : 'an empty list');
-      const member = Type.Object(
-        { data: linkageSchema(registry, rel) },
-        { additionalProperties: false, readOnly: true, description },
-      );
-      props[name] = Type.Optional(member);
+    if (isWritable(rel)) {
+      props[name] = Type.Optional(ref(ids.relationshipRequest(name)));
       continue;
     }
-    const member = Type.Object({ data: writeLinkageSchema(registry, rel) }, { additionalProperties: false });
-    const mandatory = create && rel.kind === 'toOne' && !!rel.required && !optional.includes(name);
-    required ||= mandatory;
-    props[name] = mandatory ? member : Type.Optional(member);
+    const description = readOnlyNote(rel.description, rel.kind === 'toOne' ? 'null' : 'an empty list');
+    props[name] = Type.Optional(
+      Type.Object({ data: linkageSchema(registry, rel) }, { additionalProperties: false, readOnly: true, description }),
+    );
   }
-  // Without relationships the member may still come back empty, as responses carry it.
-  const obj = Type.Object(props, { additionalProperties: false });
-  return { relationships: required ? obj : Type.Optional(obj) };
+  return Type.Object(props, { $id: ids.requestRelationships, additionalProperties: false });
+}
+
+/**
+ * The `relationships` member of a create: the request relationships with the required to-ones required
+ * but those in `optional` (the path supplies them). Without relationships the member may still come back
+ * empty, as responses carry it.
+ */
+function createRelationships(model: Model, optional: string[]): TProperties {
+  const required = [...model.relationships]
+    .filter(([name, rel]) => isWritable(rel) && rel.kind === 'toOne' && rel.required && !optional.includes(name))
+    .map(([name]) => name);
+  const shared = componentIds(model).requestRelationships;
+  return { relationships: required.length ? Requiring(shared, required) : Type.Optional(ref(shared)) };
 }
 
 /** The body of a create request; `optional` are required relationships the path already supplies. */
-function createRequest(registry: Registry, model: Model, $id: string, optional: string[] = []) {
-  const hasRequired = Object.values(model.spec.attributes).some((a) => a.required && !a.readOnly);
-  const attributes = requestAttributes(model, true);
+function createRequest(model: Model, $id: string, optional: string[] = []) {
+  const attributes = createAttributes(model);
   return Type.Object(
     {
       data: Type.Object(
         {
           type: requestType(model),
           id: Type.Optional(Type.String({ description: 'refused: the server assigns ids' })),
-          attributes: hasRequired ? attributes : Type.Optional(attributes),
-          ...requestRelationships(registry, model, true, optional),
+          attributes: attributes ?? Type.Optional(ref(componentIds(model).requestAttributes)),
+          ...createRelationships(model, optional),
         },
         { additionalProperties: false },
       ),
@@ -230,15 +247,17 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
       },
       { $id: ids.list },
     ),
-    createRequest(registry, model, ids.create),
+    requestAttributes(model),
+    requestRelationships(registry, model),
+    createRequest(model, ids.create),
     Type.Object(
       {
         data: Type.Object(
           {
             type: requestType(model),
             id: Type.String({ description: 'must equal the id in the path' }),
-            attributes: Type.Optional(requestAttributes(model, false)),
-            ...requestRelationships(registry, model, false),
+            attributes: Type.Optional(ref(ids.requestAttributes)),
+            relationships: Type.Optional(ref(ids.requestRelationships)),
           },
           { additionalProperties: false },
         ),
@@ -249,7 +268,7 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
   for (const [name, rel] of model.relationships) {
     if (rel.kind === 'toMany' && rel.inverse) {
       const target = registry.get(rel.type);
-      schemas.push(createRequest(registry, target, relatedCreateId(target, model), suppliedByPath(rel)));
+      schemas.push(createRequest(target, relatedCreateId(target, model), suppliedByPath(rel)));
     }
     schemas.push(
       Type.Object(

@@ -52,6 +52,12 @@ export const DeleteDocument = Type.Object(
   { $id: 'DeleteDocument' },
 );
 
+/** The answer of a to-one related path (`/sessions/{id}/event`) while the relationship is empty. */
+export const NullDocument = Type.Object(
+  { data: Type.Null(), links: Type.Ref(ResourceLinks), jsonapi: Type.Ref(JsonApiVersion) },
+  { $id: 'NullDocument' },
+);
+
 export const RelationshipLinks = Type.Object(
   { self: Type.String(), related: Type.String() },
   { $id: 'RelationshipLinks' },
@@ -72,6 +78,7 @@ export const sharedSchemas: TSchema[] = [
   ListLinks,
   ListMeta,
   DeleteDocument,
+  NullDocument,
   RelationshipLinks,
 ];
 

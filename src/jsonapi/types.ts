@@ -7,6 +7,13 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 export const Nullable = <T extends TSchema>(schema: T) =>
   Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] });
 
+/**
+ * The object schema `$id` names, with the `required` members required: how a create shares the members an
+ * update declares. `required` stands beside `allOf`, not in it, so openapi-typescript types the members as
+ * required (`WithRequired<...>`); inside it they came out optional.
+ */
+export const Requiring = ($id: string, required: string[]) => Type.Unsafe({ allOf: [Type.Ref($id)], required });
+
 export const DateTime = (options: { description?: string } = {}) => Type.String({ format: 'date-time', ...options });
 export const Url = (options: { description?: string } = {}) =>
   Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://', ...options });

@@ -13,7 +13,11 @@ import { canonicalTimeZone } from '../../src/jsonapi/index.js';
 export type Schema = Record<string, any>;
 export interface OpenApiDocument {
   paths: Record<string, Record<string, Schema>>;
-  components: { schemas: Record<string, Schema>; parameters?: Record<string, Schema> };
+  components: {
+    schemas: Record<string, Schema>;
+    parameters?: Record<string, Schema>;
+    responses?: Record<string, Schema>;
+  };
 }
 
 export interface SchemaOptions {
@@ -73,12 +77,13 @@ const accepts = (schema: Schema) => {
   return check;
 };
 
-/** What a `$ref` (to `#/components/schemas/...` or `.../parameters/...`) names, followed until it is not a reference. */
+/** What a `$ref` (to `#/components/schemas/...`, `.../parameters/...` or `.../responses/...`) names, followed until it is not a reference. */
 export function resolve(document: OpenApiDocument, schema: Schema): Schema {
   let current = schema;
   for (let hops = 0; current.$ref !== undefined; hops++) {
-    const [, section, name] = /^#\/components\/(schemas|parameters)\/(.+)$/.exec(current.$ref) ?? [];
-    const target = name === undefined ? undefined : document.components[section as 'schemas' | 'parameters']?.[name];
+    const [, section, name] = /^#\/components\/(schemas|parameters|responses)\/(.+)$/.exec(current.$ref) ?? [];
+    const target =
+      name === undefined ? undefined : document.components[section as 'schemas' | 'parameters' | 'responses']?.[name];
     if (!target || hops > 20) throw new Error(`unresolvable $ref ${current.$ref}`);
     current = target;
   }

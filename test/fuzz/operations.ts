@@ -86,7 +86,8 @@ function onTheWire(parameter: Schema): Schema[] {
 
 /** The type of the resources in a JSON:API answer schema (a document or a list of them). */
 function primaryTypeOf(spec: Schema): string | undefined {
-  const content = spec.responses?.['200']?.content ?? spec.responses?.['201']?.content ?? {};
+  const success = spec.responses?.['200'] ?? spec.responses?.['201'];
+  const content = (success && resolve(document, success).content) ?? {};
   const schema = content['application/vnd.api+json']?.schema;
   if (!schema) return undefined;
   const data = resolve(document, schema).properties?.data;

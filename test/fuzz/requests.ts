@@ -250,7 +250,7 @@ export function printable(req: FuzzRequest): FuzzRequest {
 function acceptOf(op: Operation) {
   const types = Object.entries((op.spec.responses ?? {}) as Record<string, Schema>)
     .filter(([status]) => status.startsWith('2'))
-    .flatMap(([, response]) => Object.keys(response.content ?? {}));
+    .flatMap(([, response]) => Object.keys(resolve(document, response).content ?? {}));
   return types.includes('application/vnd.api+json')
     ? 'application/vnd.api+json'
     : types.includes('application/json')

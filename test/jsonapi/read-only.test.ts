@@ -218,16 +218,22 @@ t.test(
   'the request schemas list the read-only members, marked readOnly and saying they are ignored unchanged',
   async (t) => {
     const { components } = app.swagger() as { components: { schemas: Record<string, any> } };
+    // Create and update share the members (ReviewRequestAttributes, ReviewRequestRelationships).
     for (const request of ['ReviewCreateRequest', 'ReviewUpdateRequest']) {
       const data = components.schemas[request].properties.data.properties;
-      const code = data.attributes.properties.code;
-      t.equal(code.readOnly, true, `${request}: code is readOnly`);
-      t.strictSame(code.type, ['string', 'null'], `${request}: code may be null`);
-      t.match(code.description, /^generated\. Read-only: a request may send it back as read/);
-      t.equal(data.attributes.properties['created-at'].format, 'date-time');
-      t.equal(data.relationships.properties.reviewer.readOnly, true, `${request}: reviewer is readOnly`);
-      t.match(data.relationships.properties.reviewer.description, /ignored; any other value is refused \(422\)/);
-      t.notOk(data.attributes.properties.verdict.readOnly, 'writable members are not');
+      const shared = (member: any) => JSON.stringify(member).match(/#\/components\/schemas\/(\w+)/)![1]!;
+      t.equal(shared(data.attributes), 'ReviewRequestAttributes', `${request}: its attributes`);
+      t.equal(shared(data.relationships), 'ReviewRequestRelationships', `${request}: its relationships`);
     }
+    const attributes = components.schemas.ReviewRequestAttributes.properties;
+    const code = attributes.code;
+    t.equal(code.readOnly, true, 'code is readOnly');
+    t.strictSame(code.type, ['string', 'null'], 'code may be null');
+    t.match(code.description, /^generated\. Read-only: a request may send it back as read/);
+    t.equal(attributes['created-at'].format, 'date-time');
+    const reviewer = components.schemas.ReviewRequestRelationships.properties.reviewer;
+    t.equal(reviewer.readOnly, true, 'reviewer is readOnly');
+    t.match(reviewer.description, /ignored; any other value is refused \(422\)/);
+    t.notOk(attributes.verdict.readOnly, 'writable members are not');
   },
 );

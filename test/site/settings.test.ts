@@ -359,7 +359,10 @@ t.test(
       ['/v1/settings/{id}', 'get'],
       ['/v1/settings/{id}', 'patch'],
     ] as const) {
-      const response = doc.paths[path][op].responses['200'].content['application/vnd.api+json'].schema;
+      // The answer is declared once under components/responses, the operations reference it.
+      const declared = doc.paths[path][op].responses['200'];
+      const answer = declared.$ref ? doc.components.responses[declared.$ref.split('/').pop()] : declared;
+      const response = answer.content['application/vnd.api+json'].schema;
       const document = deref(response);
       t.strictSame(
         document.properties.data.anyOf,
@@ -371,7 +374,11 @@ t.test(
         `${op} ${path}: data is anyOf SettingFull, SettingLimited, SettingSparse`,
       );
     }
-    t.strictSame(Object.keys(schemas.SettingFull.properties.attributes.properties).sort(), FULL_KEYS.slice().sort());
+    // The full variant requires every attribute SettingAttributes (the sparse answer's) declares.
+    const requirement = schemas.SettingFull.properties.attributes;
+    t.strictSame(requirement.allOf, [{ $ref: '#/components/schemas/SettingAttributes' }]);
+    t.strictSame(Object.keys(schemas.SettingAttributes.properties).sort(), FULL_KEYS.slice().sort());
+    t.strictSame(requirement.required.slice().sort(), FULL_KEYS.slice().sort());
     t.strictSame(
       Object.keys(schemas.SettingLimited.properties.attributes.properties).sort(),
       PUBLIC_KEYS.slice().sort(),

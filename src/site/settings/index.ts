@@ -12,6 +12,7 @@ import {
   jsonapiMember as jsonapi,
   jsonObject,
   operation,
+  Requiring,
   unprocessable,
 } from '../../jsonapi/index.js';
 import { ADMIN_FIELDS, columnOf, INPUT_FIELDS, PUBLIC_FIELDS, storedValue } from './fields.js';
@@ -21,29 +22,30 @@ import { ALIASES } from './front-end-fields.js';
 const TAG = 'Settings';
 const SELF = `${API_PREFIX}/settings/1`;
 
-const resourceSchema = ($id: string, fields: Record<string, TSchema>, description: string, sparse = false) => {
-  const object = Type.Object(fields, { additionalProperties: false });
-  const attributes = sparse ? Type.Partial(object) : object;
-  return Type.Object(
+/** Every attribute a caller may see, each optional: what `fields[setting]` answers, and what the full variant requires. */
+const SettingAttributes = Type.Partial(
+  Type.Object({ ...PUBLIC_FIELDS, ...ADMIN_FIELDS }, { additionalProperties: false }),
+  { $id: 'SettingAttributes' },
+);
+const resourceSchema = ($id: string, attributes: TSchema, description: string) =>
+  Type.Object(
     { type: Type.Literal('setting'), id: Type.Literal('1'), attributes, links: Type.Ref('ResourceLinks') },
     { $id, description },
   );
-};
 const SettingFull = resourceSchema(
   'SettingFull',
-  { ...PUBLIC_FIELDS, ...ADMIN_FIELDS },
+  Requiring('SettingAttributes', Object.keys({ ...PUBLIC_FIELDS, ...ADMIN_FIELDS })),
   'The full variant, for administrators and super administrators: every field, secrets included.',
 );
 const SettingLimited = resourceSchema(
   'SettingLimited',
-  PUBLIC_FIELDS,
+  Type.Object(PUBLIC_FIELDS, { additionalProperties: false }),
   'The limited variant, for everyone else: public fields only.',
 );
 const SettingSparse = resourceSchema(
   'SettingSparse',
-  { ...PUBLIC_FIELDS, ...ADMIN_FIELDS },
+  Type.Ref(SettingAttributes),
   'The answer to `fields[setting]`: the named attributes the caller may see, any subset of a variant.',
-  true,
 );
 const SettingDocument = Type.Object(
   {
@@ -174,7 +176,14 @@ function valuesOf(attributes: Record<string, unknown>): Record<string, unknown> 
 export default async function settingsRoutes(app: FastifyInstance, { config }: { config: Config }) {
   // Separate API and worker processes each see only their own disk (src/server.ts refuses to start so).
   const splitOnOwnDisks = config.ROLE !== 'all' && !config.LOCAL_STORAGE_SHARED;
-  for (const schema of [SettingFull, SettingLimited, SettingSparse, SettingDocument, SettingUpdateRequest])
+  for (const schema of [
+    SettingAttributes,
+    SettingFull,
+    SettingLimited,
+    SettingSparse,
+    SettingDocument,
+    SettingUpdateRequest,
+  ])
     app.addSchema(schema);
   const success = {
     200: Type.Ref(SettingDocument, { description: 'The settings: full for administrators, limited otherwise' }),
