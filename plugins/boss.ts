@@ -30,6 +30,8 @@ export interface BossOptions {
   heartbeatSeconds: number;
   /** How often a worker looks for jobs with a stale heartbeat or past their expiry. */
   monitorSeconds: number;
+  /** How often a worker looks for jobs that became due (retries, `startAfter`); a job due now is announced by NOTIFY. */
+  pollSeconds: number;
   /** On close, running jobs get until this long after the close began, less the time to hand back the rest. */
   shutdownTimeoutMs: number;
 }
@@ -103,9 +105,11 @@ export default fp(
           const handler = job.handler(app);
           const ended = { completed: 0, failed: 0 };
           workers.ended.set(job.name, ended);
-          // Polling stays every 2 s (pg-boss's default) behind the NOTIFY: jobs that become due later (retries,
-          // startAfter) are noticed no later than before.
-          const polling = { pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2 };
+          // Polling behind the NOTIFY finds the jobs that become due later (retries, startAfter).
+          const polling = {
+            pollingIntervalSeconds: options.pollSeconds,
+            notifyPollingIntervalSeconds: options.pollSeconds,
+          };
           await boss.work(job.name, { ...polling, ...job.work }, async (batch: Job<object>[]) => {
             for (const { id } of batch) running.add(id);
             try {

@@ -111,6 +111,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
     connectTimeoutSeconds: config.DB_CONNECT_TIMEOUT_SECONDS,
     heartbeatSeconds: config.JOB_HEARTBEAT_SECONDS,
     monitorSeconds: config.JOB_MONITOR_SECONDS,
+    pollSeconds: config.JOB_POLL_SECONDS,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
   });
   await app.register(storagePlugin, {

@@ -144,6 +144,14 @@ export const ConfigSchema = Type.Object({
       'a worker confirms each job it runs alive twice per `JOB_HEARTBEAT_SECONDS` (at least 10); a job not confirmed for this long (its ' +
       'worker died) is retried, found by the workers within `JOB_MONITOR_SECONDS` more',
   }),
+  JOB_POLL_SECONDS: Type.Number({
+    minimum: 0.5,
+    maximum: 60,
+    default: 2,
+    description:
+      'how often a worker asks the queue for jobs that became due (a retry after its delay, a job sent for later); a job sent for ' +
+      'now wakes the workers at once (NOTIFY) whatever this is',
+  }),
   JOB_MONITOR_SECONDS: Type.Integer({
     minimum: 1,
     default: 10,

@@ -11,6 +11,9 @@ import { checkConformance } from './conformance.js';
 import { createTestDatabase } from './database.js';
 
 export const JSONAPI = 'application/vnd.api+json';
+/** Workers of a test find a job that became due (a retry, a job sent for later) within half a second, not two. */
+export const TEST_JOBS = { JOB_POLL_SECONDS: '0.5' };
+
 export const TEST_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
 export interface TestApp {
@@ -41,6 +44,7 @@ export async function buildTestApp(
   // cache unless asked (READ_CACHE_MB): tests that write with SQL read back at once, before a notification.
   // One machine: the storage folder is every process's (LOCAL_STORAGE_SHARED), as for the services of test/helpers/service.ts.
   const config = loadConfig({
+    ...TEST_JOBS,
     LOG_LEVEL: 'silent',
     ROLE: 'api',
     LOCAL_STORAGE_SHARED: 'true',
@@ -83,7 +87,7 @@ export async function buildOtherApp(t: Test, url: string, env: Record<string, st
     SKILL_REPO_DIR: join(dir, 'skills'),
   };
   const app = await buildApp({
-    ...loadConfig({ LOG_LEVEL: 'silent', ROLE: 'api', ...folders, ...env }),
+    ...loadConfig({ ...TEST_JOBS, LOG_LEVEL: 'silent', ROLE: 'api', ...folders, ...env }),
     DATABASE_URL: url,
     JWT_SECRET: TEST_SECRET,
   });

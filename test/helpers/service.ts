@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
-import { call, JSONAPI, TEST_SECRET, until } from './app.js';
+import { call, JSONAPI, TEST_JOBS, TEST_SECRET, until } from './app.js';
 import { createTestDatabase } from './database.js';
 import { startServerProcess } from './server-process.js';
 
@@ -44,6 +44,7 @@ export async function startService(t: Test, env: Record<string, string> = {}) {
     await rm(dir, { recursive: true, force: true });
   });
   const base = {
+    ...TEST_JOBS,
     DATABASE_URL: db.url,
     JWT_SECRET: TEST_SECRET,
     HOST: '127.0.0.1',
