@@ -162,8 +162,11 @@ export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
       const count = params.count === undefined ? 10 : Number(params.count);
       if (!Number.isInteger(count) || count < 0)
         throw new AssistantError(422, 'Invalid count value. It should be positive.');
-      const duration = params.duration === undefined ? -1 : Number(params.duration);
-      if (!Number.isInteger(duration) || duration < -1) throw new AssistantError(422, 'Invalid duration value.');
+      const days = params.duration === undefined ? -1 : Number(params.duration);
+      // What Java's int holds, as the reference parses it; more days than usage was ever counted are all of it.
+      if (!Number.isInteger(days) || days < -1 || days > 2 ** 31 - 1)
+        throw new AssistantError(422, 'Invalid duration value.');
+      const duration = days > 36_500 ? -1 : days;
       const model = checkedName('model', params.model || 'general');
       const group = params.group || 'All';
       const languages = (params.language || 'en').split(',').map((l) => checkedName('language', l.trim()));

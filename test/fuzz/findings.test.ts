@@ -314,3 +314,22 @@ t.test('the assistant refuses NUL characters and broken forms with 4xx (were 500
   t.match(broken.json(), { accepted: false, message: /^Malformed multipart body/ });
   t.same(await snapshotOf(app, ['users'])(), usersBefore, 'no account changed');
 });
+
+t.test(
+  'a skill metrics duration beyond an int is 422, one of more days than ever counted is all usage (was 500)',
+  async (t) => {
+    const url = '/cms/getSkillMetricsData.json';
+    const cases: [string, number][] = [
+      ['99999999999999999999', 422],
+      ['2147483648', 422],
+      ['2147483647', 200],
+      ['36501', 200],
+    ];
+    for (const [duration, status] of cases) {
+      const res = await app.inject({ method: 'GET', url, query: { language: 'en', group: 'Knowledge', duration } });
+      t.equal(res.statusCode, status, `duration=${duration}: ${status}`);
+      if (status === 422) t.same(res.json(), { accepted: false, message: 'Invalid duration value.' });
+      inContract(t, 'GET', url, { status: res.statusCode, headers: res.headers, body: res.json() });
+    }
+  },
+);
