@@ -5,10 +5,10 @@ import fp from 'fastify-plugin';
 /** A weak validator of a body: what the client saw is what it would get again. */
 export const etagOf = (body: string | Buffer) => `W/"${createHash('sha1').update(body).digest('base64url')}"`;
 
-/** Whether `If-None-Match` names `etag` (weak comparison, lists and `*` as RFC 9110 says). */
+/** Whether `If-None-Match` names `etag`, weak or strong (weak comparison, lists and `*` as RFC 9110 says). */
 function matches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
-  const opaque = etag.slice(2);
+  const opaque = etag.replace(/^W\//, '');
   return header.split(',').some((candidate) => {
     const tag = candidate.trim();
     return tag === '*' || tag === etag || tag === opaque || tag.replace(/^W\//, '') === opaque;

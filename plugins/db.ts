@@ -17,6 +17,8 @@ export interface DbOptions {
   randomPageCost?: number;
   /** How long opening a connection may take before the statement waiting for it fails (default 5 s). */
   connectTimeoutSeconds?: number;
+  /** Settings of every session of the pool (custom ones, `oe.<name>`, for `current_setting` in statements). */
+  settings?: Record<string, string>;
   /** Called with the text of every SQL statement sent (used to count statements per request). */
   onQuery?: (query: string) => void;
 }
@@ -95,13 +97,13 @@ export function isConnectionFailure(err: unknown): boolean {
   return false;
 }
 
-export function connect({ url, poolMax, randomPageCost, connectTimeoutSeconds = 5, onQuery }: DbOptions) {
+export function connect({ url, poolMax, randomPageCost, connectTimeoutSeconds = 5, settings, onQuery }: DbOptions) {
   const sql = postgres(url, {
     max: poolMax,
     connect_timeout: connectTimeoutSeconds,
     backoff: reconnectDelay,
     onnotice: () => {},
-    ...(randomPageCost ? { connection: { random_page_cost: randomPageCost } } : {}),
+    connection: { ...(randomPageCost ? { random_page_cost: randomPageCost } : {}), ...settings },
     ...(onQuery ? { debug: (_conn: number, query: string) => onQuery(query) } : {}),
   });
   // Without the schema: nothing uses drizzle's relational queries (`db.query`), and with it every

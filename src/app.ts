@@ -26,6 +26,8 @@ import { mailLimitsOf } from './rate-limits/mail.js';
 import { operations, operationsTag } from './operations.js';
 import { loggerOptions } from './request-log.js';
 import { resourceRoutesFace, resources } from './resources/index.js';
+import { scheduleFace } from './schedule/index.js';
+import { PUBLIC_URL_SETTING } from './schedule/urls.js';
 import { siteFace } from './site/index.js';
 import { buildValidator } from './validation.js';
 
@@ -42,7 +44,16 @@ export interface AppOptions {
 }
 
 /** The faces after the JSON:API engine, each a Face (src/face.ts): tags and routes from the configuration. */
-const FACES: Face[] = [authFace, siteFace, resourceRoutesFace, filesFace, transferFace, assistantFace, appgenFace];
+const FACES: Face[] = [
+  authFace,
+  siteFace,
+  resourceRoutesFace,
+  scheduleFace,
+  filesFace,
+  transferFace,
+  assistantFace,
+  appgenFace,
+];
 
 /** The whole service as a Fastify instance: infrastructure plugins first, then the faces. */
 export async function buildApp(config: Config & { DATABASE_URL: string }, options: AppOptions = {}) {
@@ -75,6 +86,8 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
     poolMax: config.DB_POOL_MAX,
     connectTimeoutSeconds: config.DB_CONNECT_TIMEOUT_SECONDS,
     randomPageCost: config.DB_RANDOM_PAGE_COST,
+    // The event's schedule URLs (ical-url, ...) are absolute: statements read the address here.
+    settings: { [PUBLIC_URL_SETTING]: publicUrlOf(config) },
     onQuery: options.onQuery,
   });
   // Before the conditional requests: an answer is kept before If-None-Match may turn it into a 304.

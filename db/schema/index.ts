@@ -14,3 +14,4 @@ export * from './groups.js';
 export * from './streams.js';
 export * from './role-invites.js';
 export * from './assistant-drafts.js';
+export * from './schedule.js';

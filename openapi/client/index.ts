@@ -19,7 +19,7 @@ type PlainJsonOperations = {
 };
 
 /**
- * The operations whose body is plain JSON (the logins and account flows, check_email, send-receipt, image upload, export, role invite tokens, app generator); every other body is a
+ * The operations whose body is plain JSON (the logins and account flows, check_email, send-receipt, image upload, exports, role invite tokens, app generator); every other body is a
  * JSON:API document, or a multipart form (file uploads) whose content type fetch sets with its boundary.
  * Its type is derived from the generated `paths`, so the compiler fails when an operation is
  * missing here or listed wrongly.
@@ -37,6 +37,7 @@ const plainJsonOperations: PlainJsonOperations = {
   '/v1/attendees/send-receipt': { post: true },
   '/v1/upload/image': { post: true },
   '/v1/events/{event_id}/export/json': { post: true },
+  '/v1/events/{event_id}/export/sessions/csv': { post: true },
   '/api/api.php': { post: true },
   '/api/v2/generate': { post: true },
   '/v1/role_invites/user': { post: true },

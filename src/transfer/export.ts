@@ -15,13 +15,15 @@ type Row = Record<string, unknown>;
 const plain = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
 
 /**
- * A record as the archive holds it: snake_case fields, relationships as `<name>_id`. A reference to a
+ * A record as the archive holds it: snake_case fields (stored ones), relationships as `<name>_id`. A reference to a
  * record of the event that is not in the archive (deleted) is null, as the API shows it.
  */
 function recordOf(type: string, row: Row, exported: Map<string, Set<unknown>>): Row {
   const model = modelOf(type);
   const record: Row = { id: row.id };
-  for (const [wire, key] of model.readable) record[snake(wire)] = plain(row[key]);
+  // Computed attributes (an event's schedule URLs) are this server's view of the record, not part of it: left out.
+  const computed = new Set(model.computed.map(([key]) => key));
+  for (const [wire, key] of model.readable) if (!computed.has(key)) record[snake(wire)] = plain(row[key]);
   for (const link of linksOf(model)) {
     const id = row[link.column] ?? null;
     record[link.field] = link.file && !exported.get(link.file)?.has(id) ? null : id;

@@ -14,7 +14,11 @@ import {
 import type { FetchLimits } from '../net/safe-fetch.js';
 import { duration } from '../duration.js';
 import type { DownloadLinks } from './download-links.js';
+import { FORMATS, render } from '../schedule/documents.js';
+import { loadSchedule } from '../schedule/model.js';
+import { csvExport, type CsvKind } from './csv.js';
 import { buildExport, type MediaFlags } from './export.js';
+import { SCHEDULE_EXPORTS, type ScheduleExport } from './schemas.js';
 import { importArchive, type ImportLimits } from './import.js';
 import { describe, ImportError, printable, type WarningSummary } from './repairs/warnings.js';
 import { ArchiveError } from './zip.js';
@@ -52,6 +56,29 @@ export const importFailedMail: AbandonedMail = async (app, task, message) => ({
   text: `The import failed: ${message}\n`,
 });
 
+/** What an export task asks for: the archive (with its media flags), a schedule document or a CSV file. */
+type ExportOptions = MediaFlags & { format?: ScheduleExport; csv?: CsvKind; status?: string };
+
+/** The file an export task builds: its name in the download URL, its media type and its bytes. */
+async function exportedFile(app: FastifyInstance, task: Task, limits: TransferLimits) {
+  const eventId = task.eventId!;
+  const options = task.options as ExportOptions;
+  if (options.csv) {
+    const body = Buffer.from(await csvExport(app.db, eventId, options.csv, options.status));
+    return { name: `${options.csv}-event${eventId}.csv`, type: 'text/csv; charset=utf-8', body };
+  }
+  if (options.format) {
+    const schedule = await loadSchedule(app.db, eventId, limits.publicUrl);
+    if (!schedule) throw new ExportError('The event is gone');
+    const format = SCHEDULE_EXPORTS[options.format];
+    const { file, type } = FORMATS[format];
+    const body = render(schedule, format, `${limits.publicUrl}/v1/events/${schedule.event.identifier}/${file}`);
+    return { name: `event${eventId}.${format}`, type, body: Buffer.from(body) };
+  }
+  const body = await buildExport(app, eventId, options, { ...limits.fetch, rootUrl: limits.publicUrl });
+  return { name: `event${eventId}.zip`, type: 'application/zip', body };
+}
+
 export interface TransferLimits {
   fetch: FetchLimits;
   archive: ImportLimits;
@@ -61,7 +88,7 @@ export interface TransferLimits {
 }
 
 /**
- * The export job: builds the archive, stores it in the configured storage, records where, and mails
+ * The export job: builds the file (the archive, a schedule document or a CSV file), stores it in the configured storage, records where, and mails
  * the requester the download URL. Any failure ends the task FAILED with the error, mailed too.
  */
 export const eventExport = (limits: TransferLimits) =>
@@ -70,22 +97,16 @@ export const eventExport = (limits: TransferLimits) =>
     const eventId = task.eventId!;
     const eventName = await exportedEventName(app, task);
     try {
-      const archive = await buildExport(app, eventId, task.options as MediaFlags, {
-        ...limits.fetch,
-        rootUrl: limits.publicUrl,
-      });
+      const file = await exportedFile(app, task, limits);
       const backend = await app.storage.select();
-      const key = `${EXPORTS_FOLDER}/${eventId}/${task.id}/event${eventId}.zip`;
-      await backend.put(key, archive, 'application/zip').catch((err: unknown) => {
+      const key = `${EXPORTS_FOLDER}/${eventId}/${task.id}/${file.name}`;
+      await backend.put(key, file.body, file.type).catch((err: unknown) => {
         app.log.error({ err, place: backend.place }, 'storing an export failed');
         throw new ExportError(storageUnavailable().detail);
       });
-      const download = limits.links.signed(
-        limits.publicUrl,
-        `/v1/events/${eventId}/exports/${task.id}/event${eventId}.zip`,
-      );
+      const download = limits.links.signed(limits.publicUrl, `/v1/events/${eventId}/exports/${task.id}/${file.name}`);
       const done = { download_url: download };
-      const options = { ...(task.options as object), place: backend.place, key };
+      const options = { ...(task.options as object), place: backend.place, key, type: file.type };
       await app.mailer.send(
         {
           to,

@@ -12,7 +12,18 @@ import { API_PREFIX, badRequest, errorResponses, notFound } from '../jsonapi/ind
 import { eventIdNamed, requireRole } from '../resources/events/access.js';
 import { downloadLinksOf } from './download-links.js';
 import { EXPORT_QUEUE, IMPORT_QUEUE } from './jobs.js';
-import { ExportRequest, ImportQuery, ImportRequest, ImportWarning, TaskDocument, TaskStarted } from './schemas.js';
+import { FORMATS } from '../schedule/documents.js';
+import { CSV_KINDS } from './csv.js';
+import {
+  CsvRequest,
+  ExportRequest,
+  ImportQuery,
+  ImportRequest,
+  ImportWarning,
+  SCHEDULE_EXPORTS,
+  TaskDocument,
+  TaskStarted,
+} from './schemas.js';
 
 export const TAG = 'Export and import';
 
@@ -30,6 +41,7 @@ const EventParams = Type.Object({
 async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
   const links = downloadLinksOf(config);
   app.addSchema(ExportRequest);
+  app.addSchema(CsvRequest);
   app.addSchema(ImportRequest);
   app.addSchema(TaskStarted);
   app.addSchema(ImportWarning);
@@ -42,6 +54,19 @@ async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
     return eventId;
   };
 
+  /** Starts an export task of the event with `options` (what the job builds: the zip, a schedule document, a CSV). */
+  const startExport = async (request: FastifyRequest, options: object) => {
+    const eventId = await organizedEvent(request);
+    const id = await app.db.transaction(async (tx) => {
+      const [task] = await tx
+        .insert(tasks)
+        .values({ kind: 'export', userId: loggedIn(request).id, eventId, options })
+        .returning({ id: tasks.id });
+      await app.sendJob(tx, EXPORT_QUEUE, { taskId: task!.id });
+      return task!.id;
+    });
+    return { task_url: taskUrl(id) };
+  };
   app.post(
     `${API_PREFIX}/events/:event_id/export/json`,
     {
@@ -64,24 +89,74 @@ async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
       },
     },
     async (request) => {
-      const eventId = await organizedEvent(request);
       const body = request.body as Static<typeof ExportRequest>;
-      const options = { image: !!body.image, video: !!body.video, audio: !!body.audio, document: !!body.document };
-      const id = await app.db.transaction(async (tx) => {
-        const [task] = await tx
-          .insert(tasks)
-          .values({ kind: 'export', userId: loggedIn(request).id, eventId, options })
-          .returning({ id: tasks.id });
-        await app.sendJob(tx, EXPORT_QUEUE, { taskId: task!.id });
-        return task!.id;
+      return startExport(request, {
+        image: !!body.image,
+        video: !!body.video,
+        audio: !!body.audio,
+        document: !!body.document,
       });
-      return { task_url: taskUrl(id) };
     },
   );
 
+  const started = {
+    200: Type.Ref(TaskStarted, { description: 'The export is under way' }),
+    ...errorResponses([400, 401, 403, 404, 413, 415, 422]),
+  };
+  const WHO =
+    'for organizers of the event and administrators; the task and the mail name its download URL as for the JSON ' +
+    "export. The Open Event front end starts it with GET (its loader), the reference's newer clients with POST.";
+  /** An export started by POST, and by GET as the Open Event front end does: the same task, two operation ids. */
+  function exportRoute(path: string, operationId: string, summary: string, description: string, options: object) {
+    for (const method of ['POST', 'GET'] as const) {
+      app.route({
+        method,
+        url: `${API_PREFIX}/events/:event_id/export/${path}`,
+        onRequest: requireLogin(app),
+        schema: {
+          tags: [TAG],
+          operationId: method === 'POST' ? operationId : `${operationId}ByGet`,
+          summary: method === 'POST' ? summary : `${summary} (GET)`,
+          description: `${description} ${WHO}`,
+          params: EventParams,
+          ...(method === 'POST' && path === 'sessions/csv'
+            ? { consumes: ['application/json', 'application/vnd.api+json'], body: Type.Optional(Type.Ref(CsvRequest)) }
+            : {}),
+          response: started,
+        },
+        handler: (request) => {
+          const status = (request.body as Static<typeof CsvRequest> | undefined)?.status;
+          return startExport(request, { ...options, ...(status ? { status } : {}) });
+        },
+      });
+    }
+  }
+  const capital = (word: string) => `${word[0]!.toUpperCase()}${word.slice(1)}`;
+  for (const [format, document] of Object.entries(SCHEDULE_EXPORTS)) {
+    const { title, file } = FORMATS[document];
+    exportRoute(
+      format,
+      `exportEvent${capital(format)}`,
+      `Export the schedule as ${title}`,
+      `A background export of the schedule as ${title} (the document \`GET /v1/events/{id}/${file}\` serves at any time),`,
+      { format },
+    );
+  }
+  for (const kind of CSV_KINDS) {
+    exportRoute(
+      `${kind}/csv`,
+      `exportEvent${capital(kind)}Csv`,
+      `Export the ${kind} as CSV`,
+      `A background export of the event's ${kind} as CSV with the reference's columns (UTF-8 with a byte order mark; ` +
+        'a text a spreadsheet would read as a formula starts with an apostrophe)' +
+        (kind === 'sessions' ? '; a POST body `{"status": "accepted"}` exports the sessions in that state only,' : ','),
+      { csv: kind },
+    );
+  }
+
   const ExportParams = Type.Object({
     event_id: EventParams.properties.event_id,
-    '*': Type.String({ maxLength: 300, description: 'path of the archive, as the task result names it' }),
+    '*': Type.String({ maxLength: 300, description: 'path of the file, as the task result names it' }),
   });
   const ExportLink = Type.Object(
     {
@@ -114,17 +189,23 @@ async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
       schema: {
         tags: [TAG],
         operationId: 'downloadEventExport',
-        summary: 'Download an export archive',
+        summary: 'Download an export',
         description:
-          'The zip archive of a finished export of this event: with the signed `download_url` of the task (its `expires` ' +
+          'The file of a finished export of this event (the zip archive, a schedule document or a CSV file): with the signed `download_url` of the task (its `expires` ' +
           'and `signature`) for anyone holding it until it expires, as the Open Event front end downloads it without ' +
           'its token; without them, for organizers of the event and administrators.',
         params: ExportParams,
         querystring: ExportLink,
         response: {
           200: {
-            description: 'The zip archive',
-            content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+            description: 'The exported file',
+            content: Object.fromEntries(
+              [
+                'application/zip',
+                'text/csv',
+                ...Object.values(SCHEDULE_EXPORTS).map((f) => FORMATS[f].type.split(';')[0]!),
+              ].map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+            ),
           },
           // 400: an event_id longer than its schema allows, half a signature.
           ...errorResponses([400, 401, 403, 404], {
@@ -136,10 +217,11 @@ async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
     async (request, reply) => {
       const params = request.params as { event_id: string; '*': string };
       const eventId = await downloadingEvent(request);
-      const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/event(\d+)\.zip$/.exec(
-        params['*'],
-      );
-      if (!match || Number(match[2]) !== eventId || /%2f|%5c/i.test(request.url))
+      const match =
+        /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/([a-z]+-)?event(\d+)\.[a-z]+$/.exec(
+          params['*'],
+        );
+      if (!match || Number(match[3]) !== eventId || /%2f|%5c/i.test(request.url))
         throw notFound('No export of this event has this path');
       const [task] = await app.db
         .select()
@@ -152,19 +234,19 @@ async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
             eq(tasks.state, 'SUCCESS'),
           ),
         );
-      const stored = task?.options as { place?: 'local' | 's3'; key?: string } | undefined;
-      if (!stored?.key) throw notFound('No export of this event has this path');
+      const stored = task?.options as { place?: 'local' | 's3'; key?: string; type?: string } | undefined;
+      if (!stored?.key?.endsWith(`/${params['*']}`)) throw notFound('No export of this event has this path');
       const backend = stored.place === 'local' ? app.storage.local : await app.storage.select();
       const file = await backend.open(stored.key).catch(() => {
         throw notFound('The archive of this export is no longer stored');
       });
       return (
         reply
-          .type('application/zip')
+          .type(stored.type ?? 'application/zip')
           // Personal data (speakers' addresses and phones), possibly fetched through a link without a token: kept by no cache.
           .header('cache-control', 'private, no-store')
           .header('content-length', file.size)
-          .header('content-disposition', `attachment; filename="event${eventId}.zip"`)
+          .header('content-disposition', `attachment; filename="${params['*'].split('/')[1]}"`)
           .send(file.stream)
       );
     },

@@ -1,5 +1,6 @@
 /** The request and answer schemas of the export, import and task routes (src/transfer/routes.ts). */
 import { Type } from '@sinclair/typebox';
+import type { Format } from '../schedule/documents.js';
 import { WARNINGS_KEPT } from './repairs/warnings.js';
 
 export const ExportRequest = Type.Object(
@@ -13,6 +14,18 @@ export const ExportRequest = Type.Object(
   },
   { $id: 'ExportRequest', additionalProperties: false },
 );
+/** The body a sessions CSV export may carry (the reference's newer clients send it). */
+export const CsvRequest = Type.Object(
+  { status: Type.Optional(Type.String({ maxLength: 16, description: 'only the sessions in this state' })) },
+  { $id: 'CsvRequest', additionalProperties: false },
+);
+/** The schedule exports the reference offers, and the document (src/schedule) each is. */
+export const SCHEDULE_EXPORTS: Record<'ical' | 'xcal' | 'pentabarf', Format> = {
+  ical: 'ics',
+  xcal: 'xcal',
+  pentabarf: 'xml',
+};
+export type ScheduleExport = keyof typeof SCHEDULE_EXPORTS;
 export const ImportRequest = Type.Object(
   { file: Type.String({ format: 'binary', description: 'the zip archive' }) },
   // Streamed by the handler, never parsed into a body: the schema documents the form only.

@@ -35,6 +35,10 @@ const ATTRIBUTES = [
   'thumbnail-image-url',
   'ticket-url',
   'timezone',
+  // Where conference apps and calendars read the schedule (src/schedule).
+  'ical-url',
+  'pentabarf-url',
+  'xcal-url',
   // The Open Event front end's settings of an event (issue 21).
   ...Object.keys(eventOptions),
 ].sort();

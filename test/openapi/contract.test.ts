@@ -83,12 +83,26 @@ const PLAIN_READS = [
   '/v1/speaker-invites/{id}/accept-invite',
   '/v1/speaker-invites/{id}/reject-invite',
 ];
+/** The schedule for conference apps and calendars (src/schedule), by the media type each answers. */
+const SCHEDULE_DOCUMENTS: Record<string, string> = {
+  '/v1/events/{id}/schedule.xml': 'application/vnd.c3voc.schedule+xml',
+  '/v1/events/{id}/schedule.json': 'application/json',
+  '/v1/events/{id}/schedule.ics': 'text/calendar',
+  '/v1/events/{id}/schedule.xcal': 'application/calendar+xml',
+  '/v1/sessions/{id}/session.ics': 'text/calendar',
+};
+/** The exports of the schedule and the CSV files: started by GET (the front end) or POST, a task in plain JSON. */
+const EXPORT_STARTS = ['ical', 'xcal', 'pentabarf', 'sessions/csv', 'speakers/csv', 'orders/csv', 'attendees/csv'].map(
+  (path) => `/v1/events/{event_id}/export/${path}`,
+);
 const isJsonApi = (path: string) =>
   path.startsWith('/v1/') &&
   !path.startsWith('/v1/auth/') &&
   !PLAIN_ACTIONS.includes(path) &&
   !(path in UPLOADS) &&
-  !PLAIN_READS.includes(path);
+  !PLAIN_READS.includes(path) &&
+  !(path in SCHEDULE_DOCUMENTS) &&
+  !EXPORT_STARTS.includes(path);
 
 /** Every object reachable from `root` (each visited once, so cycles end). */
 function* objectsIn(root: unknown, seen = new Set<object>()): Generator<Record<string, unknown>> {
@@ -277,9 +291,36 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
     const types = Object.keys(responseOf(op, '200')?.content ?? {});
     t.same(
       types,
-      [label.includes('exports') ? 'application/zip' : 'application/json'],
+      label.includes('exports')
+        ? [
+            'application/zip',
+            'text/csv',
+            'text/calendar',
+            'application/calendar+xml',
+            'application/vnd.c3voc.schedule+xml',
+          ]
+        : ['application/json'],
       `${label} answers ${types.join()}`,
     );
+  }
+  const documents = operations.filter(({ path }) => path in SCHEDULE_DOCUMENTS);
+  t.equal(documents.length, 5, 'the four schedule documents and a session as iCalendar');
+  for (const { label, op, path } of documents) {
+    t.same(
+      Object.keys(responseOf(op, '200')?.content ?? {}),
+      [SCHEDULE_DOCUMENTS[path]],
+      `${label} answers its format`,
+    );
+    t.notOk(op.requestBody, `${label} takes no body`);
+  }
+  const starts = operations.filter(({ path }) => EXPORT_STARTS.includes(path));
+  t.equal(starts.length, 14, 'each export started by GET and by POST');
+  for (const { label, op } of starts) {
+    t.same(Object.keys(responseOf(op, '200')?.content ?? {}), ['application/json'], `${label} answers plain JSON`);
+    const body = op.requestBody;
+    if (label === 'POST /v1/events/{event_id}/export/sessions/csv')
+      t.ok(body && !isRef(body) && 'application/json' in body.content, `${label} takes plain JSON`);
+    else t.notOk(body, `${label} takes no body`);
   }
 });
 
@@ -309,11 +350,13 @@ t.test(
   },
 );
 
-t.test('every GET answering JSON or an image documents 304 (conditional requests); nothing else does', async (t) => {
-  for (const { label, op } of operations) {
-    const json = Object.keys(responseOf(op, '200')?.content ?? {}).some(
-      (type) => type.endsWith('json') || type.startsWith('image/'),
-    );
+t.test('every GET answering JSON, an image or a schedule document documents 304; nothing else does', async (t) => {
+  for (const { label, op, path } of operations) {
+    const json =
+      path in SCHEDULE_DOCUMENTS ||
+      Object.keys(responseOf(op, '200')?.content ?? {}).some(
+        (type) => type.endsWith('json') || type.startsWith('image/'),
+      );
     const documented = '304' in (op.responses ?? {});
     t.equal(
       documented,

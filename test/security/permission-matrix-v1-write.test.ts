@@ -211,6 +211,12 @@ t.test('other write routes of the event service x callers', async (t) => {
       (['organizers', 'coorganizers', 'track-organizers', 'registrars', 'moderators'] as const).flatMap(roles),
     ),
     'POST /v1/events/{event_id}/export/json': () => ({ json: {} }),
+    ...Object.fromEntries(
+      ['ical', 'xcal', 'pentabarf', 'sessions/csv', 'speakers/csv', 'orders/csv', 'attendees/csv'].map((path) => [
+        `POST /v1/events/{event_id}/export/${path}`,
+        () => ({ json: {} }),
+      ]),
+    ),
     'POST /v1/events/import/{source_type}': () => multipart([['file', 'event.zip', zip]]),
     'POST /v1/event-topics': () => document('event-topic', { name: `Topic ${next()}` }),
     'PATCH /v1/event-topics/{id}': () => update('event-topic', topic, { name: `Topic ${next()}` }),

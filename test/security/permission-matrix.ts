@@ -269,6 +269,17 @@ export const MATRIX: Record<string, Row> = {
   'POST /v1/role_invites/decline-invite': everyone(200),
   'POST /v1/role_invites/accept-invite': signedIn(200),
   'POST /v1/events/{event_id}/export/json': involved(200),
+  // The schedule exports and the CSV exports: started by POST, and by GET as the Open Event front end does.
+  ...Object.fromEntries(
+    ['ical', 'xcal', 'pentabarf', 'sessions/csv', 'speakers/csv', 'orders/csv', 'attendees/csv'].flatMap((path) =>
+      ['POST', 'GET'].map((method) => [`${method} /v1/events/{event_id}/export/${path}`, involved(200)]),
+    ),
+  ),
+  // The schedule documents of a published public event, for conference apps and calendars without an account.
+  ...Object.fromEntries(
+    ['xml', 'json', 'ics', 'xcal'].map((format) => [`GET /v1/events/{id}/schedule.${format}`, everyone(200)]),
+  ),
+  'GET /v1/sessions/{id}/session.ics': everyone(200),
   'GET /v1/events/{event_id}/exports/{*}': involved(200),
   // The signed download_url of the task: whoever holds it, until it expires (the front end sends no token).
   'GET /v1/events/{event_id}/exports/{*} [signed link]': everyone(200),

@@ -4,7 +4,17 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { eventRoles, events, eventSessionFavourites } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
 import { withImageVariants } from '../../images/variants.js';
-import { DateTime, Text, TimeZone, canonicalTimeZone, constant, defineResource } from '../../jsonapi/index.js';
+import {
+  DateTime,
+  Nullable,
+  Text,
+  TimeZone,
+  Url,
+  canonicalTimeZone,
+  constant,
+  defineResource,
+  type Columns,
+} from '../../jsonapi/index.js';
 import {
   coordinates,
   createdAt,
@@ -17,12 +27,31 @@ import {
 } from '../attributes.js';
 import { checkPeriod } from '../period.js';
 
+import { scheduleUrl } from '../../schedule/urls.js';
 import { checkDocumentLinks, eventOptions } from './options.js';
 import { eventPolicy } from './policy.js';
 import { requireRole } from './access.js';
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 const ALPHABET = `${LETTERS}0123456789`;
+
+/** Where conference apps and calendars read the event's schedule (src/schedule): the reference's export URLs. */
+const scheduleUrls = Object.fromEntries(
+  (
+    [
+      ['pentabarf-url', 'schedule.xml', 'the schedule as frab/Pentabarf XML (conference apps, c3voc)'],
+      ['ical-url', 'schedule.ics', 'the schedule as iCalendar (calendar programs)'],
+      ['xcal-url', 'schedule.xcal', 'the schedule as xCal'],
+    ] as const
+  ).map(([name, file, description]) => [
+    name,
+    {
+      select: (t: Columns) => scheduleUrl(t.identifier!, file),
+      schema: Nullable(Url({ description })),
+      readOnly: true,
+    },
+  ]),
+);
 
 /** Eight characters starting with a letter, so an identifier is never mistaken for a numeric id in a path. */
 export function newIdentifier(): string {
@@ -90,6 +119,7 @@ export const eventResource = defineResource({
       }),
     },
     'code-of-conduct': optionalText('codeOfConduct', 100_000),
+    ...scheduleUrls,
     ...eventOptions,
     'created-at': createdAt,
     'deleted-at': deletedAt,

@@ -1,0 +1,334 @@
+/**
+ * The organizers' CSV exports of an event (sessions, speakers, orders, attendees) with the reference's columns
+ * (open-event-server app/api/helpers/csv_jobs_util.py): UTF-8 with a byte order mark, so spreadsheet programs
+ * read accents, lines ended CRLF (RFC 4180), and every text that a spreadsheet would take for a formula
+ * (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) neutralised by a leading apostrophe.
+ */
+import { stringify } from 'csv-stringify/sync';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { DateTime } from 'luxon';
+import {
+  attendees,
+  events,
+  feedback,
+  orders,
+  sessions,
+  sessionTypes,
+  speakers,
+  speakersSessions,
+  tickets,
+  tracks,
+  users,
+} from '../../db/schema/index.js';
+import type { Db } from '../../plugins/db.js';
+
+export const CSV_KINDS = ['sessions', 'speakers', 'orders', 'attendees'] as const;
+export type CsvKind = (typeof CSV_KINDS)[number];
+
+type Cell = string | number | null | undefined;
+
+/** A text a spreadsheet program would evaluate, made plain text (OWASP's CSV injection advice). */
+export const neutralised = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
+/** The CSV file of `rows` under `header`: BOM, CRLF, texts neutralised; numbers are ours and stay numbers. */
+export function csvFile(header: string[], rows: Cell[][]): string {
+  const cells = rows.map((row) => row.map((cell) => (typeof cell === 'string' ? neutralised(cell) : (cell ?? ''))));
+  return `\uFEFF${stringify([header, ...cells], { record_delimiter: 'windows' })}`;
+}
+
+/** Markup left out of rich text (abstracts are HTML from the front end's editor), entities of the common five read. */
+const plain = (html: string | null) =>
+  (html ?? '')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(lt|gt|quot|#39|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[e]!);
+
+/** The reference's dates: `October 26, 2030 10:00 +0200` in the event's time zone. */
+const dated = (d: Date | null, zone: string) =>
+  d ? DateTime.fromJSDate(d, { zone }).toFormat('MMMM d, yyyy HH:mm ZZZ') : '';
+
+async function zoneOf(db: Db, eventId: number) {
+  const [event] = await db.select({ timezone: events.timezone }).from(events).where(eq(events.id, eventId));
+  return event?.timezone ?? 'UTC';
+}
+
+/** Sessions of the event, every state (`status`: only that one), as the reference lists them. */
+async function sessionsCsv(db: Db, eventId: number, status?: string): Promise<string> {
+  const zone = await zoneOf(db, eventId);
+  const rows = await db
+    .select({
+      id: sessions.id,
+      title: sessions.title,
+      state: sessions.state,
+      startsAt: sessions.startsAt,
+      endsAt: sessions.endsAt,
+      track: tracks.name,
+      shortAbstract: sessions.shortAbstract,
+      longAbstract: sessions.longAbstract,
+      comments: sessions.comments,
+      createdAt: sessions.createdAt,
+      isMailSent: sessions.isMailSent,
+      level: sessions.level,
+      type: sessionTypes.name,
+      length: sessionTypes.length,
+      language: sessions.language,
+      slidesUrl: sessions.slidesUrl,
+      audioUrl: sessions.audioUrl,
+      videoUrl: sessions.videoUrl,
+      averageRating: sessions.averageRating,
+      ratings: sql<number>`(select count(*)::int from ${feedback} where ${feedback.sessionId} = ${sessions.id} and ${feedback.deletedAt} is null)`,
+    })
+    .from(sessions)
+    .leftJoin(tracks, eq(tracks.id, sessions.trackId))
+    .leftJoin(sessionTypes, eq(sessionTypes.id, sessions.sessionTypeId))
+    .where(
+      and(
+        eq(sessions.eventId, eventId),
+        isNull(sessions.deletedAt),
+        ...(status === undefined ? [] : [eq(sessions.state, status)]),
+      ),
+    )
+    .orderBy(asc(sessions.id));
+  const people = await speakersOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return csvFile(
+    [
+      'Session Title',
+      'Session Starts At',
+      'Session Ends At',
+      'Session Speakers',
+      'Speaker Emails',
+      'Session Track',
+      'Session Abstract Short',
+      'Session Abstract Long',
+      'Comment',
+      'Created At',
+      'Email Sent',
+      'Level',
+      'Status',
+      'Session Type',
+      'Talk Length',
+      'Language',
+      'Slides',
+      'Audio',
+      'Video',
+      'Average Rating',
+      'Number of Ratings',
+    ],
+    rows.map((s) => {
+      const spoken = people.get(s.id) ?? [];
+      return [
+        `${s.title} (${s.state})`,
+        dated(s.startsAt, zone),
+        dated(s.endsAt, zone),
+        spoken.map((p) => p.name).join('; '),
+        spoken.flatMap((p) => (p.email ? [p.email] : [])).join('; '),
+        s.track,
+        plain(s.shortAbstract),
+        plain(s.longAbstract),
+        plain(s.comments),
+        dated(s.createdAt, zone),
+        s.isMailSent ? 'Yes' : 'No',
+        s.level,
+        s.state,
+        s.type,
+        s.length,
+        s.language,
+        s.slidesUrl,
+        s.audioUrl,
+        s.videoUrl,
+        s.averageRating,
+        s.ratings,
+      ];
+    }),
+  );
+}
+
+/** The live speakers of each session of `ids`. */
+async function speakersOf(db: Db, ids: number[]) {
+  const rows = ids.length
+    ? await db
+        .select({ sessionId: speakersSessions.sessionId, name: speakers.name, email: speakers.email })
+        .from(speakersSessions)
+        .innerJoin(speakers, eq(speakers.id, speakersSessions.speakerId))
+        .where(and(inArray(speakersSessions.sessionId, ids), isNull(speakers.deletedAt)))
+        .orderBy(asc(speakers.order), asc(speakers.id))
+    : [];
+  const bySession = new Map<number, { name: string; email: string | null }[]>();
+  for (const r of rows) (bySession.get(r.sessionId) ?? bySession.set(r.sessionId, []).get(r.sessionId)!).push(r);
+  return bySession;
+}
+
+async function speakersCsv(db: Db, eventId: number): Promise<string> {
+  const rows = await db
+    .select()
+    .from(speakers)
+    .where(and(eq(speakers.eventId, eventId), isNull(speakers.deletedAt)))
+    .orderBy(asc(speakers.id));
+  const talks = rows.length
+    ? await db
+        .select({ speakerId: speakersSessions.speakerId, title: sessions.title, state: sessions.state })
+        .from(speakersSessions)
+        .innerJoin(sessions, eq(sessions.id, speakersSessions.sessionId))
+        .where(
+          and(
+            inArray(
+              speakersSessions.speakerId,
+              rows.map((r) => r.id),
+            ),
+            isNull(sessions.deletedAt),
+          ),
+        )
+        .orderBy(asc(sessions.id))
+    : [];
+  return csvFile(
+    [
+      'Speaker Name',
+      'Speaker Email',
+      'Speaker Session(s)',
+      'Speaker Mobile',
+      'Speaker Bio',
+      'Speaker Organisation',
+      'Speaker Position',
+      'Speaker Experience',
+      'Speaker Sponsorship Required',
+      'Speaker City',
+      'Speaker Country',
+      'Speaker Website',
+      'Speaker Twitter',
+      'Speaker Facebook',
+      'Speaker Github',
+      'Speaker LinkedIn',
+    ],
+    rows.map((s) => [
+      s.name,
+      s.email,
+      talks
+        .filter((t) => t.speakerId === s.id)
+        .map((t) => `${t.title} (${t.state})`)
+        .join('; '),
+      s.mobile,
+      plain(s.shortBiography),
+      s.organisation,
+      s.position,
+      s.speakingExperience,
+      s.sponsorshipRequired,
+      s.city,
+      s.country,
+      s.website,
+      s.twitter,
+      s.facebook,
+      s.github,
+      s.linkedin,
+    ]),
+  );
+}
+
+const ORDER_COLUMNS = ['Order#', 'Order Date', 'Status', 'Payment Type', 'Payment Mode'];
+const BILLING_COLUMNS = ['Tax ID', 'Address', 'Company', 'Country', 'State', 'City', 'Zipcode'];
+
+async function ordersCsv(db: Db, eventId: number): Promise<string> {
+  const zone = await zoneOf(db, eventId);
+  const rows = await db
+    .select({
+      order: orders,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      quantity: sql<number>`(select count(*)::int from ${attendees} where ${attendees.orderId} = ${orders.id})`,
+    })
+    .from(orders)
+    .leftJoin(users, eq(users.id, orders.userId))
+    .where(and(eq(orders.eventId, eventId), isNull(orders.deletedAt)))
+    .orderBy(asc(orders.id));
+  return csvFile(
+    [
+      ...ORDER_COLUMNS,
+      'Total Amount',
+      'Quantity',
+      'Discount Code',
+      'Access Code',
+      'First Name',
+      'Last Name',
+      'Email',
+      ...BILLING_COLUMNS,
+    ],
+    rows.map(({ order: o, ...buyer }) => [
+      o.identifier,
+      dated(o.createdAt, zone),
+      o.status,
+      o.paidVia,
+      o.paymentMode,
+      o.amount,
+      buyer.quantity,
+      '',
+      '',
+      buyer.firstName,
+      buyer.lastName,
+      buyer.email,
+      o.taxBusinessInfo,
+      o.address,
+      o.company,
+      o.country,
+      o.state,
+      o.city,
+      o.zipcode,
+    ]),
+  );
+}
+
+async function attendeesCsv(db: Db, eventId: number): Promise<string> {
+  const zone = await zoneOf(db, eventId);
+  const rows = await db
+    .select({ attendee: attendees, order: orders, ticket: tickets })
+    .from(attendees)
+    .leftJoin(orders, eq(orders.id, attendees.orderId))
+    .leftJoin(tickets, eq(tickets.id, attendees.ticketId))
+    .where(and(eq(attendees.eventId, eventId), isNull(attendees.deletedAt)))
+    .orderBy(asc(attendees.id));
+  return csvFile(
+    [
+      ...ORDER_COLUMNS,
+      'Ticket Name',
+      'Ticket ID',
+      'Ticket Price',
+      'Ticket Type',
+      ...BILLING_COLUMNS,
+      'First Name',
+      'Last Name',
+      'Email',
+      'Checked In',
+    ],
+    rows.map(({ attendee: a, order: o, ticket: t }) => [
+      o?.identifier ?? '-',
+      o ? dated(o.createdAt, zone) : '-',
+      o?.status ?? '-',
+      o?.paidVia,
+      o?.paymentMode,
+      t?.name,
+      o?.identifier,
+      t?.price ?? 0,
+      t?.type,
+      o?.taxBusinessInfo,
+      o?.address,
+      o?.company,
+      o?.country,
+      o?.state,
+      o?.city,
+      o?.zipcode,
+      a.firstname,
+      a.lastname,
+      a.email,
+      a.isCheckedIn ? 'Yes' : 'No',
+    ]),
+  );
+}
+
+/** The CSV export `kind` of the event (`status`: of sessions, only that state). */
+export function csvExport(db: Db, eventId: number, kind: CsvKind, status?: string): Promise<string> {
+  if (kind === 'sessions') return sessionsCsv(db, eventId, status);
+  if (kind === 'speakers') return speakersCsv(db, eventId);
+  if (kind === 'orders') return ordersCsv(db, eventId);
+  return attendeesCsv(db, eventId);
+}
