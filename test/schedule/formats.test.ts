@@ -81,7 +81,12 @@ const night = await session(
   },
 );
 const closing = await session(
-  { title: 'Closing', 'starts-at': '2030-10-27T15:00:00Z', 'ends-at': '2030-10-27T16:00:00Z', state: 'accepted' },
+  {
+    title: 'Closing; thanks, all',
+    'starts-at': '2030-10-27T15:00:00Z',
+    'ends-at': '2030-10-27T16:00:00Z',
+    state: 'accepted',
+  },
   { microlocation: rel('microlocation', hall) },
 );
 const withdrawn = await session({
@@ -184,11 +189,13 @@ t.test('schedule.ics is iCalendar whose every session reads back at its times in
     'lines folded at 75 octets',
   );
   t.match(text, /BEGIN:VTIMEZONE\r\nTZID:Europe\/Berlin/);
+  t.match(text, 'SUMMARY:Closing\\; thanks\\, all', 'text escaped');
   const events = readCalendar(text);
   const rows = await app.sql<{ id: number; title: string; starts_at: string; ends_at: string }[]>`
     select id, title, starts_at, ends_at from sessions where id in ${app.sql(PUBLIC.map(Number))}`;
   t.equal(events.length, 3);
   for (const row of rows) {
+    // Read back as written: `&`, `<`, emoji, accents, `,` and `;` (escaped in the text, RFC 5545 3.3.11).
     const event = events.find((e) => e.summary === row.title);
     t.ok(event, `${row.title} is in the calendar`);
     t.equal(event!.startDate.toJSDate().toISOString(), new Date(row.starts_at).toISOString(), `${row.title} starts`);
