@@ -42,12 +42,19 @@ function notModified(request: FastifyRequest, rendered: Rendered): boolean {
   return !Number.isNaN(since) && rendered.modified.getTime() <= since;
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, rendered: Rendered, type: string, file: string) {
+function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { rendered, open }: { rendered: Rendered; open: boolean },
+  type: string,
+  file: string,
+) {
   reply
     .header('etag', rendered.etag)
     .header('last-modified', rendered.modified.toUTCString())
-    // Calendar programs poll: they may keep it a minute, then ask again with the validators.
-    .header('cache-control', 'public, max-age=60')
+    // Calendar programs poll: they may keep it a minute, then ask again with the validators. Shared caches may
+    // keep only what everyone may read: a draft's or a private event's schedule is the caller's alone.
+    .header('cache-control', `${open ? 'public' : 'private'}, max-age=60`)
     .header('content-disposition', `inline; filename="${file}"`);
   if (notModified(request, rendered)) return reply.code(304).send();
   return reply.type(type).send(rendered.body);
@@ -57,18 +64,21 @@ async function scheduleRoutes(app: FastifyInstance, { config }: FaceOptions) {
   const publicUrl = publicUrlOf(config);
   const documents = new ScheduleDocuments(app.db, KEPT_BYTES);
 
-  /** The event the path names, if the caller may read its schedule (404 otherwise), and its schedule. */
+  /**
+   * The schedule of the event, if the caller may read it (404 otherwise), and whether everyone may (`open`: a
+   * published public event).
+   */
   async function scheduleFor(request: FastifyRequest, eventId: number, missing = 'Event not found') {
     const ctx = { caller: request.caller, db: app.db, request };
     const role = await roleIn(ctx, eventId, missing);
     const [event] = await app.db
-      .select({ privacy: events.privacy })
+      .select({ privacy: events.privacy, state: events.state })
       .from(events)
       .where(and(eq(events.id, eventId), isNull(events.deletedAt)));
     if (!event || (event.privacy === 'private' && !role && !isStaff(request.caller))) throw notFound(missing);
     const schedule = await loadSchedule(app.db, eventId, publicUrl);
     if (!schedule) throw notFound(missing);
-    return schedule;
+    return { schedule, open: event.privacy === 'public' && event.state === 'published' };
   }
 
   for (const [format, { type, title, file }] of Object.entries(FORMATS) as [Format, (typeof FORMATS)[Format]][]) {
@@ -103,9 +113,9 @@ async function scheduleRoutes(app: FastifyInstance, { config }: FaceOptions) {
       async (request, reply) => {
         const ctx = { caller: request.caller, db: app.db, request };
         const eventId = await eventIdNamed(ctx, (request.params as { id: string }).id);
-        const schedule = await scheduleFor(request, eventId);
+        const { schedule, open } = await scheduleFor(request, eventId);
         const url = `${publicUrl}${API_PREFIX}/events/${schedule.event.identifier}/${file}`;
-        return send(request, reply, await documents.document(schedule, format, url), type, file);
+        return send(request, reply, { rendered: await documents.document(schedule, format, url), open }, type, file);
       },
     );
   }
@@ -140,10 +150,11 @@ async function scheduleRoutes(app: FastifyInstance, { config }: FaceOptions) {
             .where(and(eq(sessions.id, id), isNull(sessions.deletedAt)))
         : [];
       if (!session) throw notFound('Session not found');
-      const schedule = await scheduleFor(request, session.eventId, 'Session not found');
+      const { schedule, open } = await scheduleFor(request, session.eventId, 'Session not found');
       if (!schedule.sessions.some((s) => s.id === id)) throw notFound('Session not found');
       const url = `${publicUrl}${API_PREFIX}/sessions/${id}/session.ics`;
-      return send(request, reply, await documents.document(schedule, 'ics', url, id), ICAL_TYPE, `session-${id}.ics`);
+      const rendered = await documents.document(schedule, 'ics', url, id);
+      return send(request, reply, { rendered, open }, ICAL_TYPE, `session-${id}.ics`);
     },
   );
 }

@@ -266,13 +266,17 @@ t.test('drafts and private events are refused to strangers (404), served to thei
   t.equal((await get(schedulePath('schedule.ics'))).status, 404, 'a draft, anonymous');
   const other = { authorization: `JWT ${cast.other.token}` };
   t.equal((await get(schedulePath('schedule.ics'), other)).status, 404, 'a draft, a stranger');
-  t.equal((await get(schedulePath('schedule.ics'), { authorization: `JWT ${owner}` })).status, 200, 'its owner');
+  const own = await get(schedulePath('schedule.ics'), { authorization: `JWT ${owner}` });
+  t.equal(own.status, 200, 'its owner');
+  t.equal(own.headers.get('cache-control'), 'private, max-age=60', 'kept by no shared cache');
   await app.sql`update events set state = 'published', privacy = 'private' where id = ${Number(eventId)}`;
   t.equal((await get(schedulePath('schedule.xml'))).status, 404, 'private, anonymous');
   t.equal((await get(`/v1/sessions/${rock}/session.ics`, other)).status, 404, 'private, a stranger');
   t.equal((await get(schedulePath('schedule.xml'), { authorization: `JWT ${owner}` })).status, 200, 'its owner');
   await app.sql`update events set privacy = 'public' where id = ${Number(eventId)}`;
-  t.equal((await get(schedulePath('schedule.xml'))).status, 200, 'public again');
+  const open = await get(schedulePath('schedule.xml'));
+  t.equal(open.status, 200, 'public again');
+  t.equal(open.headers.get('cache-control'), 'public, max-age=60', 'a shared cache may keep it a minute');
 });
 
 t.test('the event names its documents: pentabarf-url, ical-url, xcal-url (absolute)', async (t) => {
