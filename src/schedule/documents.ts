@@ -113,8 +113,14 @@ export class ScheduleDocuments {
       select changed_at from changed
       union all
       select changed_at from schedule_stamps where event_id = ${eventId} and not exists (select 1 from changed)`);
+    // Another process inserted the same digest while this statement ran: its row, read afresh.
+    const [stamp] = row
+      ? [row]
+      : await this.db.execute<{ changed_at: string }>(
+          sql`select changed_at from schedule_stamps where event_id = ${eventId}`,
+        );
     // HTTP dates have whole seconds: a client sending back Last-Modified must match it.
-    const at = new Date(Math.floor(new Date(row!.changed_at).getTime() / 1000) * 1000);
+    const at = new Date(Math.floor(new Date(stamp!.changed_at).getTime() / 1000) * 1000);
     if (this.stamps.size >= MAX_STAMPS) this.stamps.clear();
     this.stamps.set(eventId, { digest, at });
     return at;
