@@ -398,9 +398,20 @@ t.test('an archive exported by this service imports as a copy of the event', asy
   const read = (event: string) =>
     call(app, { url: `/v1/events/${event}?include=owner`, token: event === id ? other.token : owner.token });
   const [before, after] = [(await read(source.event)).body.data as Doc, (await read(id)).body.data as Doc];
-  const skip = new Set(['identifier', 'created-at', 'last-modified-at']);
+  // The schedule URLs name the event by its identifier, which is new.
+  const urls = ['pentabarf-url', 'ical-url', 'xcal-url'];
+  const skip = new Set(['identifier', 'created-at', 'last-modified-at', ...urls]);
   const attrs = (d: Doc) => Object.fromEntries(Object.entries(d.attributes).filter(([k]) => !skip.has(k)));
   t.strictSame(attrs(after), attrs(before), 'event attributes copied');
+  for (const url of urls)
+    t.equal(
+      after.attributes[url],
+      (before.attributes[url] as string).replace(
+        `/${before.attributes.identifier}/`,
+        `/${after.attributes.identifier}/`,
+      ),
+      `${url} names the new identifier`,
+    );
   t.not(after.attributes.identifier, before.attributes.identifier, 'a new identifier');
   t.strictSame(after.relationships.owner!.data, link('user', other.id), 'owner is the requester');
   t.strictSame(after.relationships['event-topic']!.data, link('event-topic', world.topic), 'an existing topic is kept');
