@@ -21,7 +21,7 @@ import type { Db } from '../../plugins/db.js';
 /** The states in which a session is public (src/resources/sessions/policy.ts). */
 const PUBLIC_STATES = ['accepted', 'confirmed'];
 /** The room of a scheduled session that names none: the formats need one. */
-export const NO_ROOM = 'Unassigned';
+const NO_ROOM = 'Unassigned';
 
 export interface ScheduleSession {
   id: number;
@@ -47,7 +47,7 @@ export interface ScheduleSession {
   persons: { id: number; guid: string; name: string; biography: string | null }[];
 }
 
-export interface ScheduleDay {
+interface ScheduleDay {
   /** 1, 2, ... */
   index: number;
   /** Local date, `2030-10-26`. */
@@ -81,7 +81,7 @@ export interface Schedule {
 }
 
 /** Lowercase ASCII words joined by `-` (accents dropped, anything else a separator); `fallback` when none is left. */
-export function slugify(text: string, fallback: string): string {
+function slugify(text: string, fallback: string): string {
   const slug = text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -28,10 +28,10 @@ export type CsvKind = (typeof CSV_KINDS)[number];
 type Cell = string | number | null | undefined;
 
 /** A text a spreadsheet program would evaluate, made plain text (OWASP's CSV injection advice). */
-export const neutralised = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+const neutralised = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
 /** The CSV file of `rows` under `header`: BOM, CRLF, texts neutralised; numbers are ours and stay numbers. */
-export function csvFile(header: string[], rows: Cell[][]): string {
+function csvFile(header: string[], rows: Cell[][]): string {
   const cells = rows.map((row) => row.map((cell) => (typeof cell === 'string' ? neutralised(cell) : (cell ?? ''))));
   return `\uFEFF${stringify([header, ...cells], { record_delimiter: 'windows' })}`;
 }
