@@ -57,7 +57,12 @@ async function prepareTemplate(adminUrl: string) {
  * builds the default set): the test processes load the built class.
  */
 async function ensureTapBuilt() {
-  const [{ signature }, { TapConfig }] = await Promise.all([import('@tapjs/test'), import('@tapjs/config')]);
+  // @tapjs/core first, as `import 'tap'` loads it: it and @tapjs/test import each other, and entering that cycle
+  // at @tapjs/test (as Promise.all of both imports sometimes did) evaluates core's tap.ts before the Test class it
+  // uses ("Cannot access 'Test' before initialization").
+  await import('@tapjs/core');
+  const { signature } = await import('@tapjs/test');
+  const { TapConfig } = await import('@tapjs/config');
   if (signature === (await TapConfig.load()).pluginSignature) return;
   await new Promise<void>((resolve, reject) =>
     spawn('npx', ['tap', 'build'], { stdio: ['ignore', 'inherit', 'inherit'] }).on('close', (code) =>
