@@ -16,10 +16,21 @@ function matches(header: string | undefined, etag: string): boolean {
 }
 
 /**
+ * Whether the answer is not modified since `If-Modified-Since`: only without `If-None-Match` (RFC 9110 13.1.3),
+ * and only for an answer whose route gave it a `Last-Modified`.
+ */
+function unmodifiedSince(request: FastifyRequest, lastModified: unknown): boolean {
+  if (request.headers['if-none-match'] !== undefined || typeof lastModified !== 'string') return false;
+  const since = Date.parse(request.headers['if-modified-since'] ?? '');
+  return !Number.isNaN(since) && Date.parse(lastModified) <= since;
+}
+
+/**
  * Conditional GETs: every 200 answer to a GET or HEAD whose body is in memory (JSON documents, not
  * streamed downloads) gets a weak `ETag`, and a request whose `If-None-Match` names it is answered
  * 304 without a body, so polling clients (task URLs, lists) cost a hash and no transfer (an answer
- * from the read cache, not even the hash).
+ * from the read cache, not even the hash). An answer with a `Last-Modified` of its route (schedule documents,
+ * skill images) is also 304 to an `If-Modified-Since` not before it.
  */
 export default fp(
   async (app) => {
@@ -29,7 +40,9 @@ export default fp(
       // The read cache sets the validator it keeps with an answer: a kept answer is not hashed again.
       const etag = (reply.getHeader('etag') as string | undefined) ?? etagOf(payload);
       reply.header('etag', etag);
-      if (!matches(request.headers['if-none-match'], etag)) return payload;
+      const unchanged =
+        matches(request.headers['if-none-match'], etag) || unmodifiedSince(request, reply.getHeader('last-modified'));
+      if (!unchanged) return payload;
       // No body, so no length or type of one (null: Fastify then sets no Content-Length for a 304;
       // its HEAD routes measure the payload they are given, so they get an empty one).
       reply.code(304).removeHeader('content-length').removeHeader('content-type');

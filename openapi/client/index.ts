@@ -38,6 +38,7 @@ const plainJsonOperations: PlainJsonOperations = {
   '/v1/upload/image': { post: true },
   '/v1/events/{event_id}/export/json': { post: true },
   '/v1/events/{event_id}/export/sessions/csv': { post: true },
+  '/v1/events/{event_id}/export/speakers/csv': { post: true },
   '/api/api.php': { post: true },
   '/api/v2/generate': { post: true },
   '/v1/role_invites/user': { post: true },

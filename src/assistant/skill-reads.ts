@@ -142,20 +142,7 @@ async function imageRequested(
   return undefined;
 }
 
-/** Whether a conditional GET may be answered 304 (If-None-Match wins over If-Modified-Since). */
-function notModified(request: FastifyRequest, image: Image) {
-  const match = request.headers['if-none-match'];
-  if (match !== undefined) {
-    return match
-      .split(',')
-      .map((t) => t.trim().replace(/^W\//, ''))
-      .some((t) => t === image.etag.slice(2) || t === '*');
-  }
-  const since = Date.parse(request.headers['if-modified-since'] ?? '');
-  return Number.isFinite(since) && image.modified.getTime() <= since;
-}
-
-async function sendImage(request: FastifyRequest, reply: FastifyReply, image: Image, cacheControl: string) {
+async function sendImage(reply: FastifyReply, image: Image, cacheControl: string) {
   reply
     .header('access-control-allow-origin', '*')
     .header('cache-control', cacheControl)
@@ -163,7 +150,7 @@ async function sendImage(request: FastifyRequest, reply: FastifyReply, image: Im
     .header('last-modified', image.modified.toUTCString())
     .header('x-content-type-options', 'nosniff')
     .headers(image.headers ?? {});
-  if (notModified(request, image)) return reply.code(304).send();
+  // A conditional request is answered 304 by the conditional plugin (ETag or Last-Modified).
   return reply.code(200).type(image.type).send(image.data);
 }
 
@@ -258,9 +245,8 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
         // A bad name is no image: the default one, as for any image that is not there.
         if (!(err instanceof AssistantError)) throw err;
       }
-      if (found)
-        return sendImage(request, reply, found, inPrivateTree ? 'private, max-age=600' : 'public, max-age=600');
-      return sendImage(request, reply, await theDefaultImage(), 'public, max-age=60');
+      if (found) return sendImage(reply, found, inPrivateTree ? 'private, max-age=600' : 'public, max-age=600');
+      return sendImage(reply, await theDefaultImage(), 'public, max-age=60');
     },
   );
 

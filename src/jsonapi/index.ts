@@ -12,6 +12,7 @@ export { errorResponses, operation, type OperationOptions } from './openapi-oper
 export { compatibilityParameters } from './query.js';
 export { API_PREFIX, jsonObject, renderedOnce } from './read.js';
 export { anyOf, constant } from './records.js';
+export { pascal } from './names.js';
 export { attributeValues } from './write.js';
 export { Registry, valueKind, type Model } from './model.js';
 export { default as jsonapi } from './plugin.js';

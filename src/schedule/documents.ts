@@ -49,6 +49,8 @@ export class ScheduleDocuments {
   private bytes = 0;
   /** The rendering under way per event: a second request for it waits for that one. */
   private building = new Map<number, Promise<unknown>>();
+  /** Renderings made so far (the others were answered from here, or waited for one under way). */
+  renderings = 0;
   /** The digest of each event's schedule last seen here, and since when. */
   private stamps = new Map<number, { digest: string; at: Date }>();
 
@@ -74,6 +76,7 @@ export class ScheduleDocuments {
       await under.catch(() => {});
     }
     const build = (async () => {
+      this.renderings++;
       const body = render(schedule, format, url, session);
       const rendered = { body, etag: `"${hash(body)}"`, modified: await this.stamp(eventId, digest) };
       this.keep(key, rendered);

@@ -17,9 +17,8 @@ import {
   tracks,
 } from '../../db/schema/index.js';
 import type { Db } from '../../plugins/db.js';
+import { PUBLIC_STATES } from '../resources/sessions/states.js';
 
-/** The states in which a session is public (src/resources/sessions/policy.ts). */
-const PUBLIC_STATES = ['accepted', 'confirmed'];
 /** The room of a scheduled session that names none: the formats need one. */
 const NO_ROOM = 'Unassigned';
 
@@ -106,6 +105,28 @@ const trackSlug = (name: string) => {
 
 const http = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
 
+/** The live speakers of each of the sessions `ids`, in the event's speaker order (also the CSV exports'). */
+export async function speakersBySession(db: Db, ids: number[]) {
+  const rows = ids.length
+    ? await db
+        .select({
+          sessionId: speakersSessions.sessionId,
+          id: speakers.id,
+          name: speakers.name,
+          email: speakers.email,
+          biography: speakers.shortBiography,
+        })
+        .from(speakersSessions)
+        .innerJoin(speakers, eq(speakers.id, speakersSessions.speakerId))
+        .where(and(inArray(speakersSessions.sessionId, ids), isNull(speakers.deletedAt)))
+        .orderBy(asc(speakers.order), asc(speakers.id))
+    : [];
+  const bySession = new Map<number, (typeof rows)[number][]>();
+  for (const row of rows)
+    (bySession.get(row.sessionId) ?? bySession.set(row.sessionId, []).get(row.sessionId)!).push(row);
+  return bySession;
+}
+
 /**
  * The schedule of the live event `eventId` (its visibility is the caller's business); `publicUrl` makes the
  * API URLs that name the records (and their GUIDs).
@@ -177,20 +198,7 @@ export async function loadSchedule(db: Db, eventId: number, publicUrl: string): 
       .orderBy(asc(tracks.position), asc(tracks.id)),
   ]);
   const ids = rows.map((r) => r.id);
-  const personRows = ids.length
-    ? await db
-        .select({
-          sessionId: speakersSessions.sessionId,
-          id: speakers.id,
-          name: speakers.name,
-          biography: speakers.shortBiography,
-        })
-        .from(speakersSessions)
-        .innerJoin(speakers, eq(speakers.id, speakersSessions.speakerId))
-        .where(and(inArray(speakersSessions.sessionId, ids), isNull(speakers.deletedAt)))
-        .orderBy(asc(speakers.order), asc(speakers.id))
-    : [];
-
+  const speakersOf = await speakersBySession(db, ids);
   const zone = event.timezone;
   const local = (d: Date) => DateTime.fromJSDate(d, { zone });
   const acronym = event.identifier
@@ -198,11 +206,6 @@ export async function loadSchedule(db: Db, eventId: number, publicUrl: string): 
     .replace(/[^a-z0-9_]/g, '_')
     .padEnd(4, '_');
   const guidOf = (path: string) => uuidv5(`${publicUrl}${path}`, uuidv5.URL);
-  const persons = new Map<number, ScheduleSession['persons']>();
-  for (const p of personRows) {
-    const list = persons.get(p.sessionId) ?? persons.set(p.sessionId, []).get(p.sessionId)!;
-    list.push({ id: p.id, guid: guidOf(`/v1/speakers/${p.id}`), name: p.name, biography: p.biography });
-  }
   const scheduled: ScheduleSession[] = rows.map((r) => {
     const links: ScheduleSession['links'] = [];
     const slides = http(r.slidesUrl);
@@ -228,7 +231,12 @@ export async function loadSchedule(db: Db, eventId: number, publicUrl: string): 
       type: r.type !== null && r.typeDeleted === null ? r.type : 'Talk',
       url: `${front}/session/${r.id}`,
       links,
-      persons: persons.get(r.id) ?? [],
+      persons: (speakersOf.get(r.id) ?? []).map((p) => ({
+        id: p.id,
+        guid: guidOf(`/v1/speakers/${p.id}`),
+        name: p.name,
+        biography: p.biography,
+      })),
     };
   });
 

@@ -21,6 +21,7 @@ import {
   users,
 } from '../../db/schema/index.js';
 import type { Db } from '../../plugins/db.js';
+import { speakersBySession } from '../schedule/model.js';
 
 export const CSV_KINDS = ['sessions', 'speakers', 'orders', 'attendees'] as const;
 export type CsvKind = (typeof CSV_KINDS)[number];
@@ -88,7 +89,7 @@ async function sessionsCsv(db: Db, eventId: number, status?: string): Promise<st
       ),
     )
     .orderBy(asc(sessions.id));
-  const people = await speakersOf(
+  const people = await speakersBySession(
     db,
     rows.map((r) => r.id),
   );
@@ -145,26 +146,21 @@ async function sessionsCsv(db: Db, eventId: number, status?: string): Promise<st
   );
 }
 
-/** The live speakers of each session of `ids`. */
-async function speakersOf(db: Db, ids: number[]) {
-  const rows = ids.length
-    ? await db
-        .select({ sessionId: speakersSessions.sessionId, name: speakers.name, email: speakers.email })
-        .from(speakersSessions)
-        .innerJoin(speakers, eq(speakers.id, speakersSessions.speakerId))
-        .where(and(inArray(speakersSessions.sessionId, ids), isNull(speakers.deletedAt)))
-        .orderBy(asc(speakers.order), asc(speakers.id))
-    : [];
-  const bySession = new Map<number, { name: string; email: string | null }[]>();
-  for (const r of rows) (bySession.get(r.sessionId) ?? bySession.set(r.sessionId, []).get(r.sessionId)!).push(r);
-  return bySession;
-}
-
-async function speakersCsv(db: Db, eventId: number): Promise<string> {
+/**
+ * Speakers of the event (`status`: those with a live session in that state, `without_session` those with none),
+ * as the reference lists them.
+ */
+async function speakersCsv(db: Db, eventId: number, status?: string): Promise<string> {
+  const spoken = (state?: string) =>
+    sql`exists (select 1 from ${speakersSessions} join ${sessions} on ${sessions.id} = ${speakersSessions.sessionId}
+      where ${speakersSessions.speakerId} = ${speakers.id} and ${sessions.deletedAt} is null
+      ${state === undefined ? sql`` : sql`and ${sessions.state} = ${state}`})`;
+  const filter =
+    status === undefined ? undefined : status === 'without_session' ? sql`not ${spoken()}` : spoken(status);
   const rows = await db
     .select()
     .from(speakers)
-    .where(and(eq(speakers.eventId, eventId), isNull(speakers.deletedAt)))
+    .where(and(eq(speakers.eventId, eventId), isNull(speakers.deletedAt), filter))
     .orderBy(asc(speakers.id));
   const talks = rows.length
     ? await db
@@ -325,10 +321,10 @@ async function attendeesCsv(db: Db, eventId: number): Promise<string> {
   );
 }
 
-/** The CSV export `kind` of the event (`status`: of sessions, only that state). */
+/** The CSV export `kind` of the event (`status`: the sessions or speakers filter of its POST body). */
 export function csvExport(db: Db, eventId: number, kind: CsvKind, status?: string): Promise<string> {
   if (kind === 'sessions') return sessionsCsv(db, eventId, status);
-  if (kind === 'speakers') return speakersCsv(db, eventId);
+  if (kind === 'speakers') return speakersCsv(db, eventId, status);
   if (kind === 'orders') return ordersCsv(db, eventId);
   return attendeesCsv(db, eventId);
 }

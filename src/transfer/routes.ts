@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { importArchives, tasks } from '../../db/schema/index.js';
@@ -8,14 +8,14 @@ import { isStaff, loggedIn, requireLogin } from '../auth/caller.js';
 import type { Face, FaceOptions } from '../face.js';
 import { uploadTmpDir } from '../files/index.js';
 import { MULTIPART_OPTIONS, withUploads } from '../files/upload.js';
-import { API_PREFIX, badRequest, errorResponses, notFound } from '../jsonapi/index.js';
+import { API_PREFIX, badRequest, errorResponses, notFound, pascal } from '../jsonapi/index.js';
 import { eventIdNamed, requireRole } from '../resources/events/access.js';
 import { downloadLinksOf } from './download-links.js';
 import { EXPORT_QUEUE, IMPORT_QUEUE } from './jobs.js';
 import { FORMATS } from '../schedule/documents.js';
 import { CSV_KINDS } from './csv.js';
 import {
-  CsvRequest,
+  CSV_REQUESTS,
   ExportRequest,
   ImportQuery,
   ImportRequest,
@@ -41,7 +41,7 @@ const EventParams = Type.Object({
 async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
   const links = downloadLinksOf(config);
   app.addSchema(ExportRequest);
-  app.addSchema(CsvRequest);
+  for (const schema of Object.values(CSV_REQUESTS)) app.addSchema(schema);
   app.addSchema(ImportRequest);
   app.addSchema(TaskStarted);
   app.addSchema(ImportWarning);
@@ -107,7 +107,14 @@ async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
     'for organizers of the event and administrators; the task and the mail name its download URL as for the JSON ' +
     "export. The Open Event front end starts it with GET (its loader), the reference's newer clients with POST.";
   /** An export started by POST, and by GET as the Open Event front end does: the same task, two operation ids. */
-  function exportRoute(path: string, operationId: string, summary: string, description: string, options: object) {
+  function exportRoute(
+    path: string,
+    operationId: string,
+    summary: string,
+    description: string,
+    options: object,
+    body?: TObject,
+  ) {
     for (const method of ['POST', 'GET'] as const) {
       app.route({
         method,
@@ -119,38 +126,39 @@ async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
           summary: method === 'POST' ? summary : `${summary} (GET)`,
           description: `${description} ${WHO}`,
           params: EventParams,
-          ...(method === 'POST' && path === 'sessions/csv'
-            ? { consumes: ['application/json', 'application/vnd.api+json'], body: Type.Optional(Type.Ref(CsvRequest)) }
+          ...(method === 'POST' && body
+            ? { consumes: ['application/json', 'application/vnd.api+json'], body: Type.Optional(Type.Ref(body)) }
             : {}),
           response: started,
         },
         handler: (request) => {
-          const status = (request.body as Static<typeof CsvRequest> | undefined)?.status;
-          return startExport(request, { ...options, ...(status ? { status } : {}) });
+          const status = (request.body as { status?: string } | undefined)?.status;
+          return startExport(request, { ...options, ...(status && status !== 'all' ? { status } : {}) });
         },
       });
     }
   }
-  const capital = (word: string) => `${word[0]!.toUpperCase()}${word.slice(1)}`;
   for (const [format, document] of Object.entries(SCHEDULE_EXPORTS)) {
     const { title, file } = FORMATS[document];
     exportRoute(
       format,
-      `exportEvent${capital(format)}`,
+      `exportEvent${pascal(format)}`,
       `Export the schedule as ${title}`,
       `A background export of the schedule as ${title} (the document \`GET /v1/events/{id}/${file}\` serves at any time),`,
       { format },
     );
   }
   for (const kind of CSV_KINDS) {
+    const body = CSV_REQUESTS[kind];
     exportRoute(
       `${kind}/csv`,
-      `exportEvent${capital(kind)}Csv`,
+      `exportEvent${pascal(kind)}Csv`,
       `Export the ${kind} as CSV`,
       `A background export of the event's ${kind} as CSV with the reference's columns (UTF-8 with a byte order mark; ` +
         'a text a spreadsheet would read as a formula starts with an apostrophe)' +
-        (kind === 'sessions' ? '; a POST body `{"status": "accepted"}` exports the sessions in that state only,' : ','),
+        (body ? `; a POST body \`{"status": ...}\` (${body.properties.status.description}) filters them,` : ','),
       { csv: kind },
+      body,
     );
   }
 

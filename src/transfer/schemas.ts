@@ -1,5 +1,6 @@
 /** The request and answer schemas of the export, import and task routes (src/transfer/routes.ts). */
-import { Type } from '@sinclair/typebox';
+import { Type, type TObject } from '@sinclair/typebox';
+import { SESSION_STATES } from '../resources/sessions/states.js';
 import type { Format } from '../schedule/documents.js';
 import { WARNINGS_KEPT } from './repairs/warnings.js';
 
@@ -14,11 +15,34 @@ export const ExportRequest = Type.Object(
   },
   { $id: 'ExportRequest', additionalProperties: false },
 );
-/** The body a sessions CSV export may carry (the reference's newer clients send it). */
-export const CsvRequest = Type.Object(
-  { status: Type.Optional(Type.String({ maxLength: 16, description: 'only the sessions in this state' })) },
-  { $id: 'CsvRequest', additionalProperties: false },
+/** The body of a CSV export that filters by state, as the reference's newer front end posts it (`{"status"}`). */
+const csvRequest = ($id: string, states: string[], description: string) =>
+  Type.Object(
+    {
+      status: Type.Optional(
+        Type.Union(
+          ['all', ...states].map((state) => Type.Literal(state)),
+          { description },
+        ),
+      ),
+    },
+    { $id, additionalProperties: false },
+  );
+export const SessionsCsvRequest = csvRequest(
+  'SessionsCsvRequest',
+  [...SESSION_STATES],
+  'only the sessions in this state',
 );
+export const SpeakersCsvRequest = csvRequest(
+  'SpeakersCsvRequest',
+  [...SESSION_STATES, 'without_session'],
+  'only the speakers of a session in this state, or of none (`without_session`)',
+);
+/** The CSV exports whose POST takes such a body. */
+export const CSV_REQUESTS: Record<string, TObject> = {
+  sessions: SessionsCsvRequest,
+  speakers: SpeakersCsvRequest,
+};
 /** The schedule exports the reference offers, and the document (src/schedule) each is. */
 export const SCHEDULE_EXPORTS: Record<'ical' | 'xcal' | 'pentabarf', Format> = {
   ical: 'ics',

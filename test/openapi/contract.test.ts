@@ -318,7 +318,11 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
   for (const { label, op } of starts) {
     t.same(Object.keys(responseOf(op, '200')?.content ?? {}), ['application/json'], `${label} answers plain JSON`);
     const body = op.requestBody;
-    if (label === 'POST /v1/events/{event_id}/export/sessions/csv')
+    if (
+      ['POST /v1/events/{event_id}/export/sessions/csv', 'POST /v1/events/{event_id}/export/speakers/csv'].includes(
+        label,
+      )
+    )
       t.ok(body && !isRef(body) && 'application/json' in body.content, `${label} takes plain JSON`);
     else t.notOk(body, `${label} takes no body`);
   }

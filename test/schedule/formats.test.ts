@@ -15,7 +15,9 @@ import formats from 'ajv-formats';
 import ICAL from 'ical.js';
 import t from 'tap';
 import { create as parseXml } from 'xmlbuilder2';
-import { buildTestApp, call } from '../helpers/app.js';
+import { ScheduleDocuments } from '../../src/schedule/documents.js';
+import { loadSchedule } from '../../src/schedule/model.js';
+import { buildOtherApp, buildTestApp, call } from '../helpers/app.js';
 import { create, createCast, rel } from '../helpers/events.js';
 import { taskEnded } from '../helpers/service.js';
 
@@ -23,7 +25,7 @@ const run = promisify(execFile);
 const VALIDATORS = new URL('./validators/', import.meta.url);
 const PUBLIC_URL = 'https://events.example.org';
 
-const { app } = await buildTestApp(t, { ROLE: 'all', PUBLIC_URL });
+const { app, url: databaseUrl } = await buildTestApp(t, { ROLE: 'all', PUBLIC_URL });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 const cast = await createCast(app);
 const owner = cast.owner.token;
@@ -247,6 +249,11 @@ t.test('a strong ETag and Last-Modified: 304 while nothing changed, a new ETag a
   t.ok(modified, 'Last-Modified');
   t.equal((await get(schedulePath('schedule.xml'), { 'if-none-match': etag })).status, 304);
   t.equal((await get(schedulePath('schedule.xml'), { 'if-modified-since': modified })).status, 304);
+  // Another process (schedule_stamps): the same validators for the same content.
+  const other = await buildOtherApp(t, databaseUrl, { PUBLIC_URL });
+  const there = await other.inject({ url: schedulePath('schedule.xml') });
+  t.equal(there.headers['last-modified'], modified, 'another process says the same Last-Modified');
+  t.equal(there.headers.etag, etag, 'and the same ETag');
   const patched = await call(app, {
     method: 'PATCH',
     url: `/v1/sessions/${closing}`,
@@ -260,6 +267,33 @@ t.test('a strong ETag and Last-Modified: 304 while nothing changed, a new ETag a
   t.match(await after.text(), '<title>Farewell</title>');
   t.ok(Date.parse(after.headers.get('last-modified')!) >= Date.parse(modified));
 });
+
+t.test(
+  'one rendering per content at a time per event, kept until the schedule changes or the budget is spent',
+  async (t) => {
+    const schedule = (await loadSchedule(app.db, Number(eventId), PUBLIC_URL))!;
+    const url = (file: string) => `${PUBLIC_URL}${schedulePath(file)}`;
+    const documents = new ScheduleDocuments(app.db, 2 ** 20);
+    const five = await Promise.all([1, 2, 3, 4, 5].map(() => documents.document(schedule, 'xml', url('schedule.xml'))));
+    t.equal(documents.renderings, 1, 'five requests at once: one rendering, the others wait for it');
+    t.equal(new Set(five.map((d) => d.etag)).size, 1, 'one answer');
+    await Promise.all([
+      documents.document(schedule, 'xml', url('schedule.xml')),
+      documents.document(schedule, 'ics', url('schedule.ics')),
+      documents.document(schedule, 'xcal', url('schedule.xcal')),
+    ]);
+    t.equal(documents.renderings, 3, 'the kept XML again, the calendars once each');
+    const renamed = { ...schedule, event: { ...schedule.event, name: 'Renamed' } };
+    t.match((await documents.document(renamed, 'xml', url('schedule.xml'))).body, '<title>Renamed</title>');
+    t.equal(documents.renderings, 4, 'another content is rendered anew');
+    // A budget for one document: keeping the next pushes the first out.
+    const small = new ScheduleDocuments(app.db, five[0]!.body.length);
+    await small.document(schedule, 'xml', url('schedule.xml'));
+    await small.document(renamed, 'xml', url('schedule.xml'));
+    await small.document(schedule, 'xml', url('schedule.xml'));
+    t.equal(small.renderings, 3, 'the least recently used went first');
+  },
+);
 
 t.test('drafts and private events are refused to strangers (404), served to their team', async (t) => {
   await app.sql`update events set state = 'draft' where id = ${Number(eventId)}`;
@@ -314,37 +348,58 @@ t.test(
   },
 );
 
-t.test('sessions.js and speakers: CSV exports with a BOM, the reference columns, formulas neutralised', async (t) => {
-  await app.sql`
+t.test(
+  'sessions.js and speakers.js (app/controllers/events/view): CSV exports with a BOM, the reference columns, formulas neutralised',
+  async (t) => {
+    await app.sql`
     insert into orders (identifier, event_id, user_id, company, status)
     values ('order-1', ${Number(eventId)}, ${Number(cast.other.id)}, '+SUM(A1:A9)', 'completed')`;
-  await app.sql`
+    await app.sql`
     insert into attendees (event_id, order_id, firstname, lastname, email)
     select ${Number(eventId)}, id, '@attendee', '-1', 'a@example.org' from orders where identifier = 'order-1'`;
-  const csvOf = async (task: any) => {
-    t.equal(task.state, 'SUCCESS');
-    const res = await fetch(task.result.download_url.replace(PUBLIC_URL, base));
-    t.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
-    return Buffer.from(await res.arrayBuffer()).toString('utf8');
-  };
-  const sessionsCsv = await csvOf(await exported('sessions/csv'));
-  t.ok(
-    sessionsCsv.startsWith('\uFEFFSession Title,Session Starts At,Session Ends At,Session Speakers,'),
-    'BOM and header',
-  );
-  t.match(sessionsCsv, `"'=HYPERLINK(""https://evil.example"") (draft)"`, 'the formula is plain text');
-  t.match(
-    sessionsCsv,
-    'Rock & Roll <Live> 🎸 (accepted),"October 26, 2030 10:00 +0200","October 26, 2030 11:00 +0200"',
-  );
-  t.match(sessionsCsv, '"October 27, 2030 02:30 +0200","October 27, 2030 02:30 +0100"', 'across the change');
-  t.match(sessionsCsv, '\r\n', 'CRLF');
-  const accepted = await csvOf(await exported('sessions/csv', 'POST', { status: 'accepted' }));
-  t.notMatch(accepted, 'HYPERLINK', 'a status keeps the other states out');
-  const speakersCsv = await csvOf(await exported('speakers/csv'));
-  t.match(speakersCsv, "Grace,'=cmd@example.org,Über die Zeitumstellung (confirmed)");
-  const ordersCsv = await csvOf(await exported('orders/csv'));
-  t.match(ordersCsv, "'+SUM(A1:A9)");
-  const attendeesCsv = await csvOf(await exported('attendees/csv'));
-  t.match(attendeesCsv, "'@attendee,'-1,a@example.org");
-});
+    const csvOf = async (task: any) => {
+      t.equal(task.state, 'SUCCESS');
+      const res = await fetch(task.result.download_url.replace(PUBLIC_URL, base));
+      t.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
+      return Buffer.from(await res.arrayBuffer()).toString('utf8');
+    };
+    const sessionsCsv = await csvOf(await exported('sessions/csv'));
+    t.ok(
+      sessionsCsv.startsWith('\uFEFFSession Title,Session Starts At,Session Ends At,Session Speakers,'),
+      'BOM and header',
+    );
+    t.match(sessionsCsv, `"'=HYPERLINK(""https://evil.example"") (draft)"`, 'the formula is plain text');
+    t.match(
+      sessionsCsv,
+      'Rock & Roll <Live> 🎸 (accepted),"October 26, 2030 10:00 +0200","October 26, 2030 11:00 +0200"',
+    );
+    t.match(sessionsCsv, '"October 27, 2030 02:30 +0200","October 27, 2030 02:30 +0100"', 'across the change');
+    t.match(sessionsCsv, '\r\n', 'CRLF');
+    const accepted = await csvOf(await exported('sessions/csv', 'POST', { status: 'accepted' }));
+    t.notMatch(accepted, 'HYPERLINK', 'a status keeps the other states out');
+    const unknown = await call(app, {
+      method: 'POST',
+      url: `/v1/events/${eventId}/export/sessions/csv`,
+      token: owner,
+      body: { status: 'approved' },
+    });
+    t.equal(unknown.status, 422, 'a state sessions never have is refused');
+    const speakersCsv = await csvOf(await exported('speakers/csv'));
+    t.match(speakersCsv, "Grace,'=cmd@example.org,Über die Zeitumstellung (confirmed)");
+    // app/controllers/events/view/speakers.js posts {status} (a session state, all, without_session).
+    const confirmed = await csvOf(await exported('speakers/csv', 'POST', { status: 'confirmed' }));
+    t.match(confirmed, 'Grace,');
+    t.notMatch(confirmed, 'Zoë Café', 'speakers of other states left out');
+    const all = await csvOf(await exported('speakers/csv', 'POST', { status: 'all' }));
+    t.match(all, 'Zoë Café');
+    t.match(all, 'Grace,');
+    await make('speakers', 'speaker', { name: 'Silent Sam' });
+    const without = await csvOf(await exported('speakers/csv', 'POST', { status: 'without_session' }));
+    t.match(without, 'Silent Sam');
+    t.notMatch(without, 'Grace,', 'only speakers of no session');
+    const ordersCsv = await csvOf(await exported('orders/csv'));
+    t.match(ordersCsv, "'+SUM(A1:A9)");
+    const attendeesCsv = await csvOf(await exported('attendees/csv'));
+    t.match(attendeesCsv, "'@attendee,'-1,a@example.org");
+  },
+);

@@ -14,7 +14,7 @@ import {
 import { holdsRole, inManagedEvent, inVisibleEvent, namedEvent, roleIn } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 import { checkSubmittedSpeakers, keepOrganizerMembers, requireOpenSubmissions } from '../submissions.js';
-import { ORGANIZER_MOVES, SPEAKER_MOVES, type SessionState } from './states.js';
+import { ORGANIZER_MOVES, PUBLIC_STATES, SPEAKER_MOVES, type SessionState } from './states.js';
 
 /** The caller is the user of one of the session's speakers (or, with `creator`, created the session). */
 async function speaksAt(ctx: Ctx, row: Row, creator: boolean): Promise<boolean> {
@@ -49,9 +49,6 @@ function checkMove(from: SessionState, to: SessionState | undefined, organizer: 
 
 const records = eventRecordPolicy();
 
-/** States in which a session is public; the others are the business of its event's staff and its own people. */
-const PUBLIC_STATES = [constant('accepted'), constant('confirmed')];
-
 /**
  * Sessions (columns `t`) that exist for the caller: those of visible events that are accepted or
  * confirmed, that the caller created or speaks at, or whose event the caller manages (all for staff).
@@ -61,7 +58,8 @@ function sessionVisible(ctx: Ctx, t: Columns): SQL | undefined {
   const { caller } = ctx;
   const event = inVisibleEvent(caller, t.eventId!);
   if (isStaff(caller)) return event;
-  const publicState = inArray(t.state!, PUBLIC_STATES);
+  // The other states are the business of the event's staff and the session's own people.
+  const publicState = inArray(t.state!, PUBLIC_STATES.map(constant));
   if (!caller) return and(event, publicState);
   const spoken = ctx.db
     .select({ id: speakersSessions.sessionId })

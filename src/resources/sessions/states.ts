@@ -17,6 +17,9 @@ export const SESSION_STATES = [
 ] as const;
 export type SessionState = (typeof SESSION_STATES)[number];
 
+/** The states in which a session is public: shown to everyone, and in the event's schedule (src/schedule). */
+export const PUBLIC_STATES: SessionState[] = ['accepted', 'confirmed'];
+
 export const ORGANIZER_MOVES: Record<SessionState, SessionState[]> = {
   draft: ['pending', 'submitted', 'accepted', 'confirmed', 'rejected', 'canceled'],
   pending: ['draft', 'submitted', 'accepted', 'confirmed', 'rejected', 'canceled'],
