@@ -50,7 +50,8 @@ export function icalendar(schedule: Schedule, only?: ScheduleSession): string {
       categories: s.track ? [{ name: s.track }] : [],
     });
   }
-  return calendar.toString();
+  // RFC 5545 3.1 ends every content line with CRLF, the last one too; ical-generator leaves it off the last.
+  return `${calendar.toString()}\r\n`;
 }
 
 type JCalProperty = [name: string, parameters: Record<string, string | string[]>, type: string, ...values: unknown[]];

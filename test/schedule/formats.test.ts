@@ -174,6 +174,9 @@ t.test('schedule.json is valid against c3voc schema.json (draft 6) with the same
   );
 });
 
+/** RFC 5545 3.1: content lines end with CRLF, the last one too, and no line ends with a bare LF. */
+const endsEveryLineWithCrlf = (text: string) => text.endsWith('END:VCALENDAR\r\n') && !/[^\r]\n/.test(text);
+
 /** The calendar read back by ical.js, its time zones registered so every time converts to UTC. */
 function readCalendar(text: string) {
   const calendar = new ICAL.Component(ICAL.parse(text));
@@ -190,6 +193,7 @@ t.test('schedule.ics is iCalendar whose every session reads back at its times in
     text.split('\r\n').every((line) => Buffer.byteLength(line) <= 75),
     'lines folded at 75 octets',
   );
+  t.ok(endsEveryLineWithCrlf(text), 'every content line ends with CRLF, the last one too (RFC 5545 3.1)');
   t.match(text, /BEGIN:VTIMEZONE\r\nTZID:Europe\/Berlin/);
   t.match(text, 'SUMMARY:Closing\\; thanks\\, all', 'text escaped');
   const events = readCalendar(text);
@@ -211,7 +215,9 @@ t.test('schedule.ics is iCalendar whose every session reads back at its times in
 
   const one = await get(`/v1/sessions/${night}/session.ics`);
   t.equal(one.status, 200);
-  const [alone] = readCalendar(await one.text());
+  const oneText = await one.text();
+  t.ok(endsEveryLineWithCrlf(oneText), 'session.ics: every content line ends with CRLF');
+  const [alone] = readCalendar(oneText);
   t.equal(alone!.summary, 'Über die Zeitumstellung');
   t.equal((await get(`/v1/sessions/${draft}/session.ics`)).status, 404, 'a draft session has no calendar');
 });
