@@ -40,6 +40,9 @@ export const methodNotAllowed = (allow: string[]) =>
 export const conflict = (detail: string, pointer?: string) =>
   new JsonApiError(409, 'Conflict', detail, pointer ? { pointer } : undefined);
 
+/** What the request names existed and is gone for good (an expired link, say): asking again will not help. */
+export const gone = (detail: string) => new JsonApiError(410, 'Gone', detail);
+
 export const unprocessable = (detail: string, pointer?: string) =>
   new JsonApiError(422, 'Validation error', detail, pointer ? { pointer } : undefined);
 

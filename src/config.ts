@@ -95,6 +95,13 @@ export const ConfigSchema = Type.Object({
     default: 3600,
     description: 'lifetime in seconds of the link of a password reset mail',
   }),
+  INVITE_EXPIRES_IN: Type.Integer({
+    minimum: 60,
+    default: 86400,
+    description:
+      'lifetime in seconds of the link of a role invite mail (the reference: a day); each mail of an invite, a resend too, ' +
+      'carries a new link and ends the earlier ones',
+  }),
   SUPER_ADMIN_EMAIL: Type.Optional(
     Type.String({
       pattern: '^[^@\\s]+@[^@\\s]+$',

@@ -4,8 +4,9 @@ import { stamp } from './columns.js';
 import { events, roles } from './events.js';
 
 /**
- * An invitation of an address to a role in an event. The mail carries `hash`, the token the invitee posts
- * back to accept (or decline) it.
+ * An invitation of an address to a role in an event. Each mail of it carries a new token, which the invitee
+ * posts back to accept (or decline) it; `hash` keeps only that token's SHA-256 (hex), and the token works
+ * until `expires_at` (INVITE_EXPIRES_IN after the mail). Both are null until the first mail is composed.
  */
 export const roleInvites = pgTable(
   'role_invites',
@@ -18,7 +19,8 @@ export const roleInvites = pgTable(
     role: varchar('role', { length: 32 })
       .notNull()
       .references(() => roles.id),
-    hash: varchar('hash', { length: 64 }).notNull(),
+    hash: varchar('hash', { length: 64 }),
+    expiresAt: stamp('expires_at'),
     status: varchar('status', { length: 16 }).notNull().default('pending'),
     createdAt: stamp('created_at').notNull().defaultNow(),
   },

@@ -1,13 +1,14 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { events, roleInvites, roles, settings, users } from '../../db/schema/index.js';
+import { settings, users } from '../../db/schema/index.js';
 import type { Db } from '../../plugins/db.js';
 import type { OutgoingMail } from '../../plugins/mailer.js';
 import { RateLimited } from '../rate-limits/hits.js';
 import { takeMails, type MailLimits } from '../rate-limits/mail.js';
 import { issueAccountToken } from './account-tokens.js';
 import { duration } from '../duration.js';
+import { roleInviteMail } from '../resources/role-invites/mail.js';
 import { speakerInviteMail } from '../resources/speaker-invites/mail.js';
 
 export const ACCOUNT_MAIL_QUEUE = 'account-mail';
@@ -70,9 +71,10 @@ export const accountMailPlugin = fp(
 export interface AccountMailOptions {
   /** Where the web front end runs when the settings name no `frontend-url` (PUBLIC_URL). */
   publicUrl: string;
-  /** Lifetimes of the links, in seconds (EMAIL_VERIFICATION_EXPIRES_IN, PASSWORD_RESET_EXPIRES_IN). */
+  /** Lifetimes of the links, in seconds (EMAIL_VERIFICATION_EXPIRES_IN, PASSWORD_RESET_EXPIRES_IN, INVITE_EXPIRES_IN). */
   verifyFor: number;
   resetFor: number;
+  inviteFor: number;
 }
 
 /**
@@ -92,7 +94,7 @@ async function composeAccountMail(
   const appName = site?.appName ?? 'Open Event';
   const frontend = (site?.frontendUrl ?? options.publicUrl).replace(/\/+$/, '');
   if (job.kind === 'speaker-invite') return speakerInviteMail(app, job.inviteId, appName, frontend);
-  if (job.kind === 'role-invite') return roleInviteMail(app, job.inviteId, appName, frontend);
+  if (job.kind === 'role-invite') return roleInviteMail(app, job.inviteId, appName, frontend, options.inviteFor);
   const account =
     'userId' in job ? eq(users.id, job.userId) : sql`lower(${users.email}) = ${job.email.trim().toLowerCase()}`;
   const [user] = await app.db
@@ -138,36 +140,6 @@ async function composeAccountMail(
           `If it was not you, choose a new password at ${frontend}/reset-password at once.\n`,
       };
   }
-}
-
-/**
- * The invitation to a role in an event, while it is pending and its event live. The link leads to the
- * front end's `/role-invites` page (its app/routes/role-invites.js), which posts the token back.
- */
-async function roleInviteMail(
-  app: FastifyInstance,
-  inviteId: number,
-  appName: string,
-  frontend: string,
-): Promise<OutgoingMail | null> {
-  const [invite] = await app.db
-    .select({ email: roleInvites.email, hash: roleInvites.hash, role: roles.titleName, event: events.name })
-    .from(roleInvites)
-    .innerJoin(roles, eq(roles.id, roleInvites.role))
-    .innerJoin(events, and(eq(events.id, roleInvites.eventId), isNull(events.deletedAt)))
-    .where(and(eq(roleInvites.id, inviteId), eq(roleInvites.status, 'pending')))
-    .limit(1);
-  if (!invite) return null;
-  const link = `${frontend}/role-invites?token=${encodeURIComponent(invite.hash)}`;
-  return {
-    to: { address: invite.email },
-    subject: `Invitation to be ${invite.role} of ${invite.event} at ${appName}`,
-    action: 'role-invite',
-    text:
-      `Hello,\n\nyou are invited to be ${invite.role} of the event "${invite.event}" at ${appName}. ` +
-      `To accept, open this link and log in (or sign up) with ${invite.email}:\n\n${link}\n\n` +
-      `If you do not want the role, ignore this mail.\n`,
-  };
 }
 
 /** Runs one account mail job (jobs may run more than once: a second mail carries a second valid link). */

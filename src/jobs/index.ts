@@ -18,6 +18,7 @@ export const jobs = (config: Config): JobDefinition[] => [
     publicUrl: publicUrlOf(config),
     verifyFor: config.EMAIL_VERIFICATION_EXPIRES_IN,
     resetFor: config.PASSWORD_RESET_EXPIRES_IN,
+    inviteFor: config.INVITE_EXPIRES_IN,
   }) as JobDefinition,
   ...[
     eventExport(transferLimits(config)) as JobDefinition,

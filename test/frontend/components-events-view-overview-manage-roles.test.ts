@@ -7,6 +7,7 @@
  * The dashboard lists the invites (`app/routes/events/view/index.js:20-25`: related `role-invites`
  * with `include=role`, related `roles` with `include=user,role`), and `manage-roles.js:90-99` deletes a role.
  */
+import { createHash } from 'node:crypto';
 import t from 'tap';
 import { linkIn, nthMailTo } from '../helpers/auth.js';
 import { create, createCast, eventAttributes } from '../helpers/events.js';
@@ -248,4 +249,55 @@ t.test('an owner invite transfers the event; the previous owner stays an organiz
   const read = await owner.adapter('GET', `/v1/events/${mine}`, { query: { include: 'owner,organizers' } });
   t.strictSame(read.body.data.relationships.owner.data, { type: 'user', id: cast.organizer.id });
   t.strictSame(read.body.data.relationships.organizers.data, [{ type: 'user', id: cast.owner.id }]);
+});
+
+t.test('the mailed token is kept as its SHA-256 only, expires, and a resend replaces it', async (t) => {
+  const owner = frontEnd(apiHost, cast.owner.token);
+  const invitee = frontEnd(apiHost, cast.coorganizer.token);
+  const mine = await create(app, cast.owner.token, 'events', 'event', eventAttributes('Expiring invites'));
+  const body = inviteBody(cast.coorganizer.email, 'organizer');
+  body.data.relationships.event.data.id = mine;
+  const invited = await owner.adapter('POST', '/v1/role-invites', { body });
+  t.equal(invited.status, 201);
+  const id = Number(invited.body.data.id);
+  const first = linkIn(await nthMailTo(smtp, cast.coorganizer.email), '/role-invites');
+  const stored = async () =>
+    (
+      await app.sql<{ hash: string; created_at: Date; left: number }[]>`
+        select hash, created_at, extract(epoch from expires_at - now())::float8 as left from role_invites where id = ${id}`
+    )[0]!;
+  const row = await stored();
+  t.not(row.hash, first.token, 'the token itself is not stored');
+  t.equal(row.hash, createHash('sha256').update(first.token).digest('hex'), 'its SHA-256 is');
+  t.ok(row.left > 86400 - 120 && row.left <= 86400, `valid for INVITE_EXPIRES_IN (a day) from the mail: ${row.left} s`);
+  const mail = (await nthMailTo(smtp, cast.coorganizer.email)).parsed.text ?? '';
+  t.match(mail, 'within 1 day', 'the mail says how long the link works');
+
+  // Thirty days later (the reference kept such an invite good for ever): the link answers 410 naming the expiry,
+  // and the role is not granted.
+  await app.sql`update role_invites set created_at = now() - interval '30 days',
+                expires_at = now() - interval '29 days' where id = ${id}`;
+  for (const path of ['/v1/role_invites/accept-invite', '/v1/role_invites/user', '/v1/role_invites/decline-invite']) {
+    const late = await invitee.loader('POST', path, { data: { token: first.token } });
+    t.equal(late.status, 410, `${path}: gone`);
+    t.match(late.body.errors[0].detail, /expired at \d{4}-\d\d-\d\dT.*send the invite again/, `${path}: says so`);
+  }
+  const afterExpiry = await owner.adapter('GET', `/v1/events/${mine}/roles`, { query: { include: 'user' } });
+  t.notOk(
+    afterExpiry.body.data.some(
+      (r: { relationships: { user: { data: { id: string } } } }) =>
+        r.relationships.user.data.id === cast.coorganizer.id,
+    ),
+    'no role from an expired link',
+  );
+  t.equal((await owner.adapter('GET', `/v1/role-invites/${id}`)).body.data.attributes.status, 'pending');
+
+  // The organizers send it again: a new link, good for a day, and the old one no longer names the invite.
+  t.match((await owner.loader('POST', `/v1/role-invites/${id}/resend-invite`, {})).body, { success: true });
+  const second = linkIn(await nthMailTo(smtp, cast.coorganizer.email, 2), '/role-invites');
+  t.not(second.token, first.token);
+  t.equal((await invitee.loader('POST', '/v1/role_invites/user', { data: { token: first.token } })).status, 404);
+  const accepted = await invitee.loader('POST', '/v1/role_invites/accept-invite', { data: { token: second.token } });
+  t.equal(accepted.status, 200);
+  t.equal(accepted.body.role, 'organizer');
 });

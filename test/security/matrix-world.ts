@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { and, eq } from 'drizzle-orm';
-import { eventRoles, events, groups, notifications, roleInvites, stripeAuthorizations } from '../../db/schema/index.js';
+import { eventRoles, events, groups, notifications, stripeAuthorizations } from '../../db/schema/index.js';
+import { issueInviteToken } from '../../src/resources/role-invites/mail.js';
 import { buildWorld, completeOrder, create, eventAttributes, rel, type World } from '../helpers/events.js';
 import { seedUser, type TestUser } from '../helpers/users.js';
 import type { Caller } from './permission-matrix.js';
@@ -75,13 +76,9 @@ export const inviteTo = (app: FastifyInstance, inviter: TestUser, event: string,
     { event: rel('event', event) },
   );
 
-/** The mailed token of an invite (read from the database, as the invitee reads it from the mail). */
+/** A token of an invite's link, issued as its mail issues one (the database keeps only its hash). */
 export async function inviteToken(app: FastifyInstance, id: string): Promise<string> {
-  const [row] = await app.db
-    .select({ hash: roleInvites.hash })
-    .from(roleInvites)
-    .where(eq(roleInvites.id, Number(id)));
-  return row!.hash;
+  return (await issueInviteToken(app.db, Number(id), 3600))!;
 }
 
 const tokensOf = (users: MatrixWorld['users']) =>

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
 import { roleInvites } from '../../../db/schema/index.js';
@@ -47,8 +46,9 @@ export const roleInviteResource = defineResource({
   tag: 'Roles',
   description:
     "An invitation of an address to a role in an event. The event's organizers (the owner alone for the owner role, which " +
-    'transfers the event) invite; a mail carries a link with a token, and the invitee, logged in with that address, accepts it ' +
-    '(`POST /v1/role_invites/accept-invite`) or declines it. Organizers and coorganizers of the event read its invites; ' +
+    'transfers the event) invite; a mail carries a link with a token, valid for INVITE_EXPIRES_IN (a day by default; the ' +
+    'server keeps only its hash), and the invitee, logged in with that address, accepts it ' +
+    '(`POST /v1/role_invites/accept-invite`) or declines it; an expired link answers 410, and a resent mail has a new one. Organizers and coorganizers of the event read its invites; ' +
     'organizers delete pending or declined ones. An invite is never changed (403): delete it and invite again.',
   table: roleInvites,
   attributes: {
@@ -67,7 +67,9 @@ export const roleInviteResource = defineResource({
     },
     hash: {
       column: 'hash',
-      schema: Nullable(Type.String({ maxLength: 64, description: 'the token of the mailed link; never returned' })),
+      schema: Nullable(
+        Type.String({ maxLength: 64, description: 'the hash of the token of the mailed link; never returned' }),
+      ),
       input: Type.Null({ description: 'set by the server' }),
       private: true,
       write: () => ({}),
@@ -116,7 +118,6 @@ export const roleInviteResource = defineResource({
   hooks: {
     beforeCreate(_ctx, values, input) {
       values.role = invitedRole(input);
-      values.hash = randomBytes(24).toString('hex');
       values.status = 'pending';
     },
     async afterCreate(ctx, row) {

@@ -4,9 +4,19 @@ import type { FastifyInstance } from 'fastify';
 import { eventRoles, events, roleInvites, users } from '../../../db/schema/index.js';
 import { loggedIn, requireLogin } from '../../auth/caller.js';
 import type { Db } from '../../../plugins/db.js';
-import { API_PREFIX, conflict, errorResponses, forbidden, hasNul, integerId, notFound } from '../../jsonapi/index.js';
+import {
+  API_PREFIX,
+  conflict,
+  errorResponses,
+  forbidden,
+  gone,
+  hasNul,
+  integerId,
+  notFound,
+} from '../../jsonapi/index.js';
 import { requireRole } from '../events/access.js';
 import { mailInvite } from './index.js';
+import { inviteTokenHash } from './mail.js';
 
 const TokenRequest = Type.Object(
   {
@@ -31,6 +41,8 @@ const AcceptedResponse = Type.Object(
 const DeclinedResponse = Type.Object({ message: Type.String() }, { $id: 'RoleInviteDeclined' });
 const ResentResponse = Type.Object({ success: Type.Boolean(), message: Type.String() }, { $id: 'RoleInviteResent' });
 
+const EXPIRED = 'The link has expired (INVITE_EXPIRES_IN after its mail): the organizers send the invite again';
+
 const operation = (o: {
   operationId: string;
   summary: string;
@@ -49,7 +61,10 @@ const operation = (o: {
   response: { 200: o.ok, ...errorResponses([400, 413, 415, 422, ...Object.keys(o.errors).map(Number)], o.errors) },
 });
 
-/** The invite a token names, locked for the transaction's write; 404 for none (or one of a deleted event). */
+/**
+ * The invite a token names, locked for the transaction's write; 404 for none (or one of a deleted event, or a
+ * token a later mail of the invite replaced), 410 once the token has expired.
+ */
 async function inviteOf(db: Db, token: string, lock = false) {
   if (hasNul(token)) throw notFound('Role invite not found');
   const query = db
@@ -61,13 +76,19 @@ async function inviteOf(db: Db, token: string, lock = false) {
       eventId: roleInvites.eventId,
       identifier: events.identifier,
       ownerId: events.ownerId,
+      expiresAt: roleInvites.expiresAt,
+      expired: sql<boolean>`${roleInvites.expiresAt} <= now()`,
     })
     .from(roleInvites)
     .innerJoin(events, and(eq(events.id, roleInvites.eventId), isNull(events.deletedAt)))
-    .where(eq(roleInvites.hash, token))
+    .where(eq(roleInvites.hash, inviteTokenHash(token)))
     .limit(1);
   const [invite] = await (lock ? query.for('update', { of: roleInvites }) : query);
   if (!invite) throw notFound('Role invite not found');
+  if (invite.expired)
+    throw gone(
+      `This invite link expired at ${invite.expiresAt!.toISOString()}: ask the event's organizers to send the invite again`,
+    );
   return invite;
 }
 
@@ -104,7 +125,7 @@ export default async function roleInviteRoutes(app: FastifyInstance) {
           'Names the invited address of the invite whose mailed token is sent, so the front end can ask that account to log in.',
         open: true,
         ok: Type.Ref(InviteeResponse, { description: 'The invited address' }),
-        errors: { 404: 'No invite has this token' },
+        errors: { 404: 'No invite has this token', 410: EXPIRED },
       }),
     },
     async (request) => ({ email: (await inviteOf(app.db, token(request.body))).email }),
@@ -126,6 +147,7 @@ export default async function roleInviteRoutes(app: FastifyInstance) {
           403: 'The invite is for another address',
           404: 'No invite has this token',
           409: 'The invite was declined',
+          410: EXPIRED,
         },
       }),
     },
@@ -171,7 +193,7 @@ export default async function roleInviteRoutes(app: FastifyInstance) {
         description: 'Whoever holds the mailed token declines a pending invite (declining again answers the same).',
         open: true,
         ok: Type.Ref(DeclinedResponse, { description: 'The invite is declined' }),
-        errors: { 404: 'No invite has this token', 409: 'The invite was accepted' },
+        errors: { 404: 'No invite has this token', 409: 'The invite was accepted', 410: EXPIRED },
       }),
     },
     async (request) =>
@@ -192,8 +214,9 @@ export default async function roleInviteRoutes(app: FastifyInstance) {
           operationId: 'resendRoleInvite',
           summary: 'Mail a role invite again',
           description:
-            "The event's organizers mail a pending invite again (counted against the mail limits; past them nothing is sent, and " +
-            'the answer says so with `success: false`).',
+            "The event's organizers mail a pending invite again with a new link, valid for INVITE_EXPIRES_IN, that ends the " +
+            'earlier ones (counted against the mail limits; past them nothing is sent, and the answer says so with ' +
+            '`success: false`).',
           body: false,
           ok: Type.Ref(ResentResponse, { description: 'Whether the mail is on its way' }),
           errors: {
