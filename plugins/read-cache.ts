@@ -18,8 +18,12 @@ export const wantsFresh = (request: FastifyRequest) =>
  * What a read's statements may embed of its caller: the id and every right and address (a demoted
  * administrator or a changed email is another key, never what was kept for the old account).
  */
-export const callerKey = (caller: { id: number; email: string; isAdmin: boolean; isSuperAdmin: boolean } | null) =>
-  caller ? `${caller.id}:${caller.isAdmin ? 1 : 0}${caller.isSuperAdmin ? 1 : 0}:${caller.email}` : '0';
+export const callerKey = (
+  caller: { id: number; email: string; isAdmin: boolean; isSuperAdmin: boolean; isVerified: boolean } | null,
+) =>
+  caller
+    ? `${caller.id}:${caller.isAdmin ? 1 : 0}${caller.isSuperAdmin ? 1 : 0}${caller.isVerified ? 1 : 0}:${caller.email}`
+    : '0';
 
 /** Lookups memoized at most (accounts, event access: a few hundred bytes each). */
 const MAX_MEMOS = 10_000;

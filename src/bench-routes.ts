@@ -226,11 +226,16 @@ function sessionVisible(caller: Caller | null, p: Params, s: string): string {
   const publicState = `${s}.state in ('accepted', 'confirmed')`;
   if (!caller) return publicState;
   const me = p.add('caller', caller.id, 'int');
-  const email = p.add('email', caller.email.trim().toLowerCase(), 'text');
+  // The caller's address counts once it is verified (a speaker or an invitation naming it), as in the policy.
+  const email = caller.isVerified ? p.add('email', caller.email.trim().toLowerCase(), 'text') : undefined;
+  const byAddress = email ? ` or lower(x.email) = ${email}` : '';
+  const invited = email
+    ? `or ${s}.id in (select i.session_id from speaker_invites i where i.status = 'pending' and lower(i.email) = ${email}) `
+    : '';
   return (
     `(${publicState} or ${s}.creator_id = ${me} ` +
-    `or ${s}.id in (select ss.session_id from speakers_sessions ss join speakers x on x.id = ss.speaker_id where x.user_id = ${me} and x.deleted_at is null) ` +
-    `or ${s}.id in (select i.session_id from speaker_invites i where i.status = 'pending' and lower(i.email) = ${email}) ` +
+    `or ${s}.id in (select ss.session_id from speakers_sessions ss join speakers x on x.id = ss.speaker_id where (x.user_id = ${me}${byAddress}) and x.deleted_at is null) ` +
+    invited +
     `or ${inManagedEvent(caller, p, `${s}.event_id`)})`
   );
 }

@@ -85,6 +85,7 @@ export const callerLookup = (db: Db, identity: number, sid: string | undefined) 
       email: users.email,
       isAdmin: users.isAdmin,
       isSuperAdmin: users.isSuperAdmin,
+      isVerified: users.isVerified,
       generation: users.tokenGeneration,
       login: logins.id,
       ended: logins.endedAt,
@@ -141,6 +142,7 @@ export default fp(
         email: row.email,
         isAdmin: row.isAdmin,
         isSuperAdmin: row.isSuperAdmin,
+        isVerified: row.isVerified,
         loginId: sid ?? null,
       };
     });

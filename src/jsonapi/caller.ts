@@ -8,6 +8,12 @@ export interface Caller {
   email: string;
   isAdmin: boolean;
   isSuperAdmin: boolean;
+  /**
+   * Whether the account proved its address (a verification link, an accepted role invite). What a record grants
+   * an address (a speaker named by it, an invitation to it) is the caller's only once it is: anyone may register
+   * an address they do not hold.
+   */
+  isVerified: boolean;
   /** The login (`POST /v1/auth/login`) the token belongs to; null for tokens of no login (the assistant's). */
   loginId: string | null;
 }

@@ -25,6 +25,14 @@ const world = await buildWorld(app);
 const { event, identifier, session } = world.published;
 const { speaker, organizer, other, owner } = world.cast;
 const invitee = await seedUser(app);
+/** The account's address verified, as its verification link does. */
+const verified = async <T extends { id: string }>(user: T) => {
+  await app.db
+    .update(users)
+    .set({ isVerified: true })
+    .where(eq(users.id, Number(user.id)));
+  return user;
+};
 
 const inviteBody = (email: string, sessionId = session) => ({
   data: {
@@ -69,6 +77,15 @@ t.test('a speaker invites a co-speaker, who gets the mail, opens the invite and 
   t.equal((await invite(other.token, 'someone@example.com')).status, 403, 'only its speakers and organizers');
   t.equal(mailsTo(smtp, 'someone@example.com').length, 0);
 
+  // The address proves nothing until the invitee's account has verified it (anyone may register it).
+  t.same((await cfsInvites(invitee)).body.data, [], 'not listed to an unverified account of the address');
+  t.equal(
+    (await frontEnd(apiHost, invitee.token).loader('GET', `/v1/speaker-invites/${id}/accept-invite`)).status,
+    403,
+    'the invitee must be verified',
+  );
+  await verified(invitee);
+
   const listed = await cfsInvites(invitee);
   t.equal(listed.status, 200);
   t.same(
@@ -101,11 +118,6 @@ t.test('a speaker invites a co-speaker, who gets the mail, opens the invite and 
   const accept = (token: string) => frontEnd(apiHost, token).loader('GET', `/v1/speaker-invites/${id}/accept-invite`);
   t.equal((await accept(speaker.token)).status, 403, 'only the invitee answers');
   t.equal((await accept(other.token)).status, 404);
-  t.equal((await accept(invitee.token)).status, 403, 'the invitee must be verified');
-  await app.db
-    .update(users)
-    .set({ isVerified: true })
-    .where(eq(users.id, Number(invitee.id)));
   t.equal((await accept(invitee.token)).status, 422, 'with speaker details in the event');
   const mine = await create(
     app,
@@ -154,7 +166,7 @@ t.test('an organizer invites to a session not yet public, the invitee sees it an
     { title: 'Workshop' },
     { event: rel('event', event) },
   );
-  const second = await seedUser(app);
+  const second = await verified(await seedUser(app));
   t.equal(
     (await frontEnd(apiHost, second.token).adapter('GET', `/v1/sessions/${draft}`)).status,
     404,

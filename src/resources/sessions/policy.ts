@@ -13,6 +13,7 @@ import {
 } from '../../jsonapi/index.js';
 import { holdsRole, inManagedEvent, inVisibleEvent, namedEvent, roleIn } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
+import { provenAddress, spokenSessions } from '../speaker-invites/access.js';
 import { checkSubmittedSpeakers, keepOrganizerMembers, requireOpenSubmissions } from '../submissions.js';
 import { ORGANIZER_MOVES, PUBLIC_STATES, SPEAKER_MOVES, type SessionState } from './states.js';
 
@@ -61,28 +62,22 @@ function sessionVisible(ctx: Ctx, t: Columns): SQL | undefined {
   // The other states are the business of the event's staff and the session's own people.
   const publicState = inArray(t.state!, PUBLIC_STATES.map(constant));
   if (!caller) return and(event, publicState);
-  const spoken = ctx.db
-    .select({ id: speakersSessions.sessionId })
-    .from(speakersSessions)
-    .innerJoin(speakers, eq(speakers.id, speakersSessions.speakerId))
-    .where(and(eq(speakers.userId, caller.id), isNull(speakers.deletedAt)));
-  // The reference shows a session to those invited to speak at it while the invite is pending (app/api/sessions.py).
-  const invited = ctx.db
-    .select({ id: speakerInvites.sessionId })
-    .from(speakerInvites)
-    .where(
-      and(
-        eq(speakerInvites.status, constant('pending')),
-        sql`lower(${speakerInvites.email}) = ${caller.email.trim().toLowerCase()}`,
-      ),
-    );
+  // The reference shows a session to those invited to speak at it while the invite is pending (app/api/sessions.py),
+  // here once they have verified the invited address.
+  const invitedAddress = provenAddress(speakerInvites.email, caller);
+  const invited =
+    invitedAddress &&
+    ctx.db
+      .select({ id: speakerInvites.sessionId })
+      .from(speakerInvites)
+      .where(and(eq(speakerInvites.status, constant('pending')), invitedAddress));
   return and(
     event,
     or(
       publicState,
       eq(t.creatorId!, caller.id),
-      inArray(t.id!, spoken),
-      inArray(t.id!, invited),
+      sql`${t.id} in ${spokenSessions(caller)}`,
+      invited && inArray(t.id!, invited),
       inManagedEvent(caller, t.eventId!),
     ),
   );

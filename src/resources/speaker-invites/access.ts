@@ -9,11 +9,18 @@ import { holdsRole } from '../events/access.js';
 export const sameAddress = (column: PgColumn | SQL, address: string): SQL =>
   sql`lower(${column}) = ${address.trim().toLowerCase()}`;
 
-/** Ids of the sessions the caller speaks at: a live speaker of theirs, by account or by address. */
+/**
+ * The caller's address matched against `column`, where the address grants something: only once the account has
+ * verified it (undefined, no match, before: whoever registers an address an organiser typed proves nothing).
+ */
+export const provenAddress = (column: PgColumn | SQL, caller: Caller): SQL | undefined =>
+  caller.isVerified ? sameAddress(column, caller.email) : undefined;
+
+/** Ids of the sessions the caller speaks at: a live speaker of theirs, by account or by verified address. */
 export const spokenSessions = (caller: Caller) =>
   sql`(select ${speakersSessions.sessionId} from ${speakersSessions}
        inner join ${speakers} on ${speakers.id} = ${speakersSessions.speakerId}
-       where ${and(isNull(speakers.deletedAt), or(eq(speakers.userId, caller.id), sameAddress(speakers.email, caller.email)))})`;
+       where ${and(isNull(speakers.deletedAt), or(eq(speakers.userId, caller.id), provenAddress(speakers.email, caller)))})`;
 
 /**
  * The reference's `is_speaker_for_session`: administrators, the event's organizers and coorganizers, and

@@ -20,12 +20,12 @@ import {
 import { choice, eventOf } from '../attributes.js';
 import { inManagedEvent } from '../events/access.js';
 import { sessionPolicy } from '../sessions/policy.js';
-import { sameAddress, speaksForSession, spokenSessions } from './access.js';
+import { provenAddress, sameAddress, speaksForSession, spokenSessions } from './access.js';
 
 export const INVITE_STATES = ['pending', 'accepted', 'rejected'] as const;
 
 /**
- * Invitations (columns `t`) the caller reads: those to their address, those of sessions they speak at,
+ * Invitations (columns `t`) the caller reads: those to their verified address, those of sessions they speak at,
  * and all of the events they hold a role in (all for staff).
  */
 function inviteVisible(ctx: Ctx, t: Columns) {
@@ -33,7 +33,7 @@ function inviteVisible(ctx: Ctx, t: Columns) {
   if (isStaff(caller)) return undefined;
   if (!caller) return sql`false`;
   return or(
-    sameAddress(t.email!, caller.email),
+    provenAddress(t.email!, caller),
     sql`${t.sessionId} in ${spokenSessions(caller)}`,
     inManagedEvent(caller, t.eventId!),
   );

@@ -61,7 +61,18 @@ async function pendingInviteOf(ctx: Ctx, raw: string, answer: 'accept' | 'reject
     )
     .for('update')
     .limit(1);
-  if (!invite) throw notFound('Speaker Invite Not Found');
+  if (!invite) {
+    // The invitee whose address is not verified yet sees no invite; tell them what to do rather than 404.
+    if (!caller.isVerified) {
+      const [mine] = await ctx.db
+        .select({ id: speakerInvites.id })
+        .from(speakerInvites)
+        .where(and(eq(speakerInvites.id, id), sameAddress(speakerInvites.email, caller.email)))
+        .limit(1);
+      if (mine) throw forbidden('Verify your email address before you answer a speaker invite');
+    }
+    throw notFound('Speaker Invite Not Found');
+  }
   if (invite.email.trim().toLowerCase() !== caller.email.trim().toLowerCase())
     throw forbidden('Invitee access is required');
   if (invite.status !== 'pending') {

@@ -19,7 +19,7 @@ const HasStreams = Type.Object(
     can_access: Type.Boolean({
       description:
         'the caller may join its streams: an organizer, coorganizer or administrator, a speaker of an accepted or confirmed ' +
-        'session of the event (by account or address), or the buyer of a placed or completed order of the event',
+        'session of the event (by account or verified address), or the buyer of a placed or completed order of the event',
     }),
   },
   { $id: 'HasStreams', additionalProperties: false },
@@ -34,7 +34,8 @@ function joinsAsGuest(eventId: number, userId: number) {
       where ${speakers.eventId} = ${eventId} and ${speakers.deletedAt} is null
         and ${sessions.deletedAt} is null and ${sessions.state} in ('accepted', 'confirmed')
         and (${speakers.userId} = ${userId}
-          or lower(${speakers.email}) = (select lower(${users.email}) from ${users} where ${users.id} = ${userId})))
+          or lower(${speakers.email}) = (
+            select lower(${users.email}) from ${users} where ${users.id} = ${userId} and ${users.isVerified})))
     or exists (
       select 1 from ${orders}
       where ${orders.eventId} = ${eventId} and ${orders.userId} = ${userId} and ${orders.deletedAt} is null
