@@ -23,6 +23,7 @@ import { jsonapi } from './jsonapi/index.js';
 import type { ResourceSpec } from './jsonapi/index.js';
 import { jobs } from './jobs/index.js';
 import { mailLimitsOf } from './rate-limits/mail.js';
+import { signupLimitsOf } from './rate-limits/signup.js';
 import { operations, operationsTag } from './operations.js';
 import { loggerOptions } from './request-log.js';
 import { resourceRoutesFace, resources } from './resources/index.js';
@@ -141,7 +142,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   });
   await app.register(operations, { config });
   await app.register(authPlugin, { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN });
-  await app.register(accountMailPlugin, { limits: mailLimitsOf(config) });
+  await app.register(accountMailPlugin, { limits: mailLimitsOf(config), signups: signupLimitsOf(config) });
   await app.register(jsonapi, { resources: served, listAllMax: config.LIST_ALL_MAX });
   // Each face in a scope of its own; the engine above is not one (its shared schemas are everyone's).
   for (const face of FACES) await app.register(face.routes, { config, connect: options.connect !== false });

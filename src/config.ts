@@ -387,6 +387,26 @@ export const ConfigSchema = Type.Object({
     default: 3600,
     description: 'the window of the `POST /v1/users/check_email` limit `CHECK_EMAIL_RATE_PER_IP`, in seconds',
   }),
+  SIGNUP_RATE_PER_IP: Type.Integer({
+    minimum: 1,
+    default: 10,
+    description:
+      'accounts one client address (IPv6: its /64) may register per `SIGNUP_WINDOW_SECONDS` (`POST /v1/users` and ' +
+      "`/aaa/signup.json`; administrators' creations do not count); past it, 429 with `Retry-After` and no account",
+  }),
+  SIGNUP_RATE_PER_DOMAIN: Type.Integer({
+    minimum: 1,
+    default: 200,
+    description:
+      'accounts all clients together may register per `SIGNUP_WINDOW_SECONDS` for addresses of one domain (the part after `@`), ' +
+      'so that no domain gets a flood of verification mails from many client addresses; past it, 429 with `Retry-After`. Raise it ' +
+      'where many people sign up at once with one large mail provider',
+  }),
+  SIGNUP_WINDOW_SECONDS: Type.Integer({
+    minimum: 1,
+    default: 3600,
+    description: 'the window of the sign-up limits `SIGNUP_RATE_PER_IP` and `SIGNUP_RATE_PER_DOMAIN`, in seconds',
+  }),
   TRUST_PROXY: Type.Optional(
     Type.String({
       minLength: 1,

@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema/index.js';
 import { liveAccountWith } from '../auth/accounts.js';
+import { isStaff } from '../auth/caller.js';
 import { checkLogin, type LoginLimits } from '../auth/login.js';
 import { endAfterPasswordChange, raiseGeneration } from '../auth/logins.js';
 import { hashPassword } from '../auth/password.js';
@@ -106,7 +107,7 @@ export async function accountSelfRoutes(
       failures: [400, 422, 429],
       failureDescriptions: {
         422: 'No e-mail or password, not an e-mail, a password too short or long (or the e-mail itself), or the address is taken',
-        429: 'Too many mails to this address or from this client address',
+        429: 'Too many new accounts from this client address or for this address domain (SIGNUP_RATE_*)',
       },
       summary: 'Sign up (assistant clients)',
       description:
@@ -115,7 +116,7 @@ export async function accountSelfRoutes(
         'The address taken is a 422, as in the reference (POST /v1/users tells it with 409).',
       minimal: 'anonymous',
     },
-    async ({ request, params: p }) => {
+    async ({ request, caller, params: p }) => {
       if (!p.signup || !p.password) throw new AssistantError(422, 'signup or password empty');
       const email = addressOf(p.signup);
       if (!email) throw new AssistantError(422, 'No valid email address');
@@ -126,6 +127,8 @@ export async function accountSelfRoutes(
       if (taken) throw new AssistantError(422, 'email is already taken');
       const passwordHash = await hashPassword(p.password);
       const created = await app.db.transaction(async (tx) => {
+        // As with POST /v1/users, an administrator's creations do not count against the sign-up limits.
+        if (!isStaff(caller)) await app.accountMail.countSignup(tx, email, request.ip);
         const [row] = await tx
           .insert(users)
           .values({ email, passwordHash })

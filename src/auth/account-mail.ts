@@ -6,6 +6,7 @@ import type { Db } from '../../plugins/db.js';
 import type { OutgoingMail } from '../../plugins/mailer.js';
 import { RateLimited } from '../rate-limits/hits.js';
 import { takeMails, type MailLimits } from '../rate-limits/mail.js';
+import { takeSignup, type SignupLimits } from '../rate-limits/signup.js';
 import { issueAccountToken } from './account-tokens.js';
 import { duration } from '../duration.js';
 import { roleInviteMail } from '../resources/role-invites/mail.js';
@@ -35,6 +36,11 @@ export interface AccountMailer {
     job: AccountMailJob,
     to: { recipient: string; ip: string; whenLimited: 'refuse' | 'skip' },
   ): Promise<boolean>;
+  /**
+   * Counts a new account for `email`, registered by the client at `ip`, against the sign-up limits (in the
+   * transaction that inserts it); throws RateLimited (429) past them. Its verification mail is queued apart.
+   */
+  countSignup(db: Db, email: string, ip: string): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -43,9 +49,12 @@ declare module 'fastify' {
   }
 }
 
-/** Decorates the app with `accountMail`, counting account mails with the receipts' limits (MAIL_RATE_*). */
+/**
+ * Decorates the app with `accountMail`, counting account mails with the receipts' limits (MAIL_RATE_*) and the
+ * registrations that mail a verification link with the sign-up limits (SIGNUP_RATE_*).
+ */
 export const accountMailPlugin = fp(
-  async (app: FastifyInstance, { limits }: { limits: MailLimits }) => {
+  async (app: FastifyInstance, { limits, signups }: { limits: MailLimits; signups: SignupLimits }) => {
     app.decorate('accountMail', {
       async queue(db, job, { recipient, ip, whenLimited }) {
         try {
@@ -63,6 +72,7 @@ export const accountMailPlugin = fp(
         await app.sendJob(db, ACCOUNT_MAIL_QUEUE, job);
         return true;
       },
+      countSignup: (db, email, ip) => takeSignup(db, signups, email, ip),
     } satisfies AccountMailer);
   },
   { name: 'account-mail', dependencies: ['boss'] },

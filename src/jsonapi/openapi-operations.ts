@@ -13,6 +13,8 @@ export interface OperationOptions {
   summary: string;
   description: string;
   errors: number[];
+  /** What the statuses of `errors` mean where the usual description would not say it. */
+  errorDescriptions?: Record<number, string>;
   success: Record<number, unknown>;
   params?: TObject;
   querystring?: TObject;
@@ -38,7 +40,10 @@ export const operation = (o: OperationOptions): RouteShorthandOptions => ({
       // Any body over Fastify's limit is refused before the handler runs; negotiation refuses a body of
       // another type on every method, GET included (415); a path or query parameter its schema refuses
       // (an over-long id) is 400.
-      ...errorResponses([...o.errors, 415, ...(o.body ? [413] : []), ...(o.params || o.querystring ? [400] : [])]),
+      ...errorResponses(
+        [...o.errors, 415, ...(o.body ? [413] : []), ...(o.params || o.querystring ? [400] : [])],
+        o.errorDescriptions,
+      ),
     },
   },
 });

@@ -180,6 +180,8 @@ export interface ResourceSpec {
   views?: Record<string, ViewSpec>;
   /** Unique index name -> the member it protects (a JSON pointer), so a violation answers 409 pointing at it. */
   unique?: Record<string, { pointer: string; detail: string }>;
+  /** Statuses a create may answer beyond the usual ones (a rate limit's 429), with what each means. */
+  createFailures?: Record<number, string>;
 }
 
 /** A named list of a resource: its records meeting a condition, in a default order. */

@@ -47,7 +47,8 @@ export function registerResourceRoutes(kit: RouteKit) {
       description: `Creates a ${spec.type}; answers 201 with its Location. Client-generated ids are refused (403).`,
       body: Type.Ref(ids.create),
       success: { 201: createdResponse(model) },
-      errors: [400, 401, 403, 404, 406, 409, 422],
+      errors: [400, 401, 403, 404, 406, 409, 422, ...Object.keys(spec.createFailures ?? {}).map(Number)],
+      errorDescriptions: spec.createFailures,
     }),
     async (request, reply) => {
       const input = writeInput(newResourceData(request));

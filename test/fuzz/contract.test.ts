@@ -33,6 +33,8 @@ const { app, url } = await buildTestApp(
     LOGIN_MAX_FAILURES_PER_IP: '1000000',
     MAIL_RATE_PER_RECIPIENT: '1000000',
     MAIL_RATE_PER_IP: '1000000',
+    SIGNUP_RATE_PER_IP: '1000000',
+    SIGNUP_RATE_PER_DOMAIN: '1000000',
     APPGEN_RATE_PER_EMAIL: '1000000',
     APPGEN_RATE_PER_IP: '1000000',
     // The property checks each answer against the contract itself and reports the smallest request once;

@@ -110,6 +110,8 @@ async function main(): Promise<number> {
     FETCH_ALLOW_PRIVATE: 'true',
     APPGEN_RATE_PER_EMAIL: '1000000',
     APPGEN_RATE_PER_IP: '1000000',
+    // The mix registers an account now and then, all from this one client address.
+    SIGNUP_RATE_PER_IP: '1000000',
     NODE_OPTIONS: `--import=${MEMORY_PROBE}`,
   });
   onCleanup(() => removeProbeFile(service.pid));

@@ -172,6 +172,9 @@ export const speakerInviteResource = defineResource({
       );
     },
   },
+  createFailures: {
+    429: 'Too many mails to this address or from this client address (MAIL_RATE_*); `Retry-After` says when to try again',
+  },
   unique: {
     speaker_invites_pending_key: {
       pointer: '/data/attributes/email',

@@ -207,4 +207,9 @@ export const userResource = defineResource({
   policy: userPolicy,
   hooks: withImageVariants('user', accountHooks),
   unique: { users_email_key: { pointer: '/data/attributes/email', detail: 'A user with this email already exists' } },
+  createFailures: {
+    429:
+      'Too many new accounts from this client address or for this address domain (SIGNUP_RATE_*); `Retry-After` says when ' +
+      'to try again',
+  },
 });

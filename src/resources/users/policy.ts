@@ -59,8 +59,11 @@ export const userPolicy: Policy = {
   read(ctx, row) {
     selfOrAdmin(ctx, row);
   },
-  create(ctx, input) {
+  async create(ctx, input) {
     guardFlags(ctx.caller, input);
+    // A registration counts against the sign-up limits; an administrator's creation in the console does not.
+    if (!isStaff(ctx.caller))
+      await ctx.request.server.accountMail.countSignup(ctx.db, String(input.attributes.email ?? ''), ctx.request.ip);
   },
   update(ctx, row, input) {
     mayChange(ctx, row);
