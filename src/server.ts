@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { runMigrations } from '../db/migrate.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.js';
 import { StartupError, unreachable } from '../db/faults.js';
@@ -66,16 +66,17 @@ function onSignals(timeoutSeconds: number, drain: (signal: NodeJS.Signals) => Pr
   }
 }
 
-function banner(config: Settings, port: number, embedded: boolean, processes = 1) {
+function banner(config: Settings, port: number, embedded: EmbeddedDatabase | undefined, processes = 1) {
   const base = `http://localhost:${port}`;
   console.log(`API:              ${base}/v1`);
   console.log(`Swagger UI:       ${base}/docs`);
   console.log(`OpenAPI document: ${base}/docs/json`);
   console.log(`Role:             ${config.ROLE === 'all' ? 'API and background jobs' : 'API only'}`);
   if (processes > 1) console.log(`Processes:        ${processes} (one port, connections spread by the cluster)`);
-  console.log(
-    `Database:         ${embedded ? `embedded PostgreSQL under ${join(config.DATA_DIR, 'postgres')}` : 'DATABASE_URL'}`,
-  );
+  const dataDir = join(config.DATA_DIR, 'postgres');
+  // Run as root from a folder the postgres system user cannot enter, the data is elsewhere and linked (db/embedded.ts).
+  const linked = embedded && embedded.dir !== resolve(dataDir) ? `, a link to ${embedded.dir}` : '';
+  console.log(`Database:         ${embedded ? `embedded PostgreSQL under ${dataDir}${linked}` : 'DATABASE_URL'}`);
 }
 
 /** Builds the app on a prepared database and serves it (or only its jobs, role `worker`). */
@@ -105,7 +106,7 @@ async function serve(config: Config & { DATABASE_URL: string; JWT_SECRET: string
   const address = app.server.address();
   // A cluster process: the primary prints the banner once every process listens.
   if (cluster.isWorker) return;
-  banner(config, typeof address === 'object' && address ? address.port : config.PORT, !!embedded);
+  banner(config, typeof address === 'object' && address ? address.port : config.PORT, embedded);
 }
 
 /** How much longer than SHUTDOWN_TIMEOUT_SECONDS the cluster's primary waits for its processes to exit. */
@@ -123,7 +124,7 @@ function runCluster(config: Settings, env: Record<string, string>, embedded?: Em
   const fork = () => cluster.fork(env);
   cluster.on('listening', (worker, address) => {
     serving.add(worker.id);
-    if (serving.size === config.API_PROCESSES) banner(config, address.port, !!embedded, config.API_PROCESSES);
+    if (serving.size === config.API_PROCESSES) banner(config, address.port, embedded, config.API_PROCESSES);
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
@@ -166,7 +167,12 @@ async function main() {
   let embedded: EmbeddedDatabase | undefined;
   let url = config.DATABASE_URL;
   if (!url) {
-    embedded = await startEmbeddedPostgres(join(config.DATA_DIR, 'postgres'), { port: config.EMBEDDED_PG_PORT });
+    embedded = await startEmbeddedPostgres(join(config.DATA_DIR, 'postgres'), {
+      port: config.EMBEDDED_PG_PORT,
+      // As root in a checkout the postgres system user cannot enter (under /root), the default data folder links
+      // to one it can; a DATA_DIR the operator set is used as set.
+      relocate: !process.env.DATA_DIR,
+    });
     url = embedded.url;
   }
   try {
