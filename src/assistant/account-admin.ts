@@ -5,6 +5,7 @@ import { endLogins } from '../auth/logins.js';
 import { liveAccountWith } from '../auth/accounts.js';
 import { hasNul } from '../jsonapi/index.js';
 import { AssistantError } from './identity.js';
+import { flag, flags } from './flags.js';
 import { assistantRoute, params } from './route.js';
 import type { SettingsFiles } from './settings-files.js';
 
@@ -34,9 +35,6 @@ const roleSql = sql<string>`case when ${users.isSuperAdmin} then 'superadmin' wh
 const month = (column: typeof users.createdAt | typeof users.lastLoginAt) =>
   sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM')`;
 
-/** Whether the parameter is the reference's `true` (Query.get(name, false)). */
-const yes = (value: string | undefined) => value === 'true';
-
 /**
  * The administrators' account endpoints of the reference: the user list with its counts and statistics,
  * deleting an account, and renaming or moving a user's device.
@@ -48,14 +46,18 @@ export async function accountAdminRoutes(app: FastifyInstance, { files }: { file
       url: '/aaa/getUsers.json',
       method: ['GET', 'POST'],
       operationId: 'getUsers',
-      params: params({
-        page: `page of ${USERS_PER_PAGE} users, from 1`,
-        search: `part of the e-mail: answers the matching users (at most ${SEARCH_MAX})`,
-        getPageCount: '`true`: answers `pageCount`',
-        getUserCount: '`true`: answers `userCount`',
-        getUserStats: '`true`: answers `userStats`, `lastLoginOverTime` and `signupOverTime`',
-        getDeviceStats: '`true`: answers `deviceStats`',
-      }),
+      params: {
+        ...params({
+          page: `page of ${USERS_PER_PAGE} users, from 1`,
+          search: `part of the e-mail: answers the matching users (at most ${SEARCH_MAX})`,
+        }),
+        ...flags({
+          getPageCount: 'true: answers `pageCount`',
+          getUserCount: 'true: answers `userCount`',
+          getUserStats: 'true: answers `userStats`, `lastLoginOverTime` and `signupOverTime`',
+          getDeviceStats: 'true: answers `deviceStats`',
+        }),
+      },
       failures: [400, 401],
       summary: 'List the users (operators)',
       description:
@@ -68,7 +70,7 @@ export async function accountAdminRoutes(app: FastifyInstance, { files }: { file
     async ({ params: p }) => {
       const live = isNull(users.deletedAt);
       const total = async () => (await app.db.select({ n: count() }).from(users).where(live))[0]!.n;
-      if (yes(p.getPageCount)) {
+      if (flag(p.getPageCount)) {
         return {
           accepted: true,
           pageCount: Math.ceil((await total()) / USERS_PER_PAGE),
@@ -76,15 +78,16 @@ export async function accountAdminRoutes(app: FastifyInstance, { files }: { file
         };
       }
       // susi_skill_cms's user list asks with no parameter and reads `userCount` (the reference's 400 left its list empty).
+      // As in the reference, `getUserCount` and `getDeviceStats` count here when given at all, whatever their value.
       const none =
-        !yes(p.getUserStats) &&
+        !flag(p.getUserStats) &&
         p.search === undefined &&
         p.page === undefined &&
         p.getUserCount === undefined &&
         p.getDeviceStats === undefined;
-      if (yes(p.getUserCount) || none)
+      if (flag(p.getUserCount) || none)
         return { accepted: true, userCount: await total(), message: 'Success: Fetched count of users' };
-      if (yes(p.getUserStats)) {
+      if (flag(p.getUserStats)) {
         const [stats] = await app.db
           .select({
             users: sql<number>`count(*) filter (where ${roleSql} = 'user')::int`,
@@ -123,7 +126,7 @@ export async function accountAdminRoutes(app: FastifyInstance, { files }: { file
         );
         return { accepted: true, users: found, message: `Success: Fetched all users with ${p.search} !` };
       }
-      if (p.getDeviceStats !== undefined) {
+      if (flag(p.getDeviceStats)) {
         const [counts] = await app.db.execute<{ connectedDevices: number; deviceUsers: number }>(sql`
           select (select count(*) from ${users}, jsonb_each(${users.assistantDevices}) where ${users.deletedAt} is null)::int as "connectedDevices",
                  count(*) filter (where ${users.assistantDevices} <> '{}'::jsonb)::int as "deviceUsers"

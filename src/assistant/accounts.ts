@@ -8,6 +8,7 @@ import { users } from '../../db/schema/index.js';
 import { checkLogin, type LoginLimits } from '../auth/login.js';
 import { hasNul } from '../jsonapi/index.js';
 import { AssistantError, identify, rank, requireRole, ROLES, type Role } from './identity.js';
+import { flag, flags } from './flags.js';
 import { assistantRoute, failures, params, paramsOf, sendFailure, TAG } from './route.js';
 import { roleColumns, type SettingsFiles } from './settings-files.js';
 import { liveAccountWith } from '../auth/accounts.js';
@@ -59,16 +60,20 @@ export async function accountRoutes(
       url: '/aaa/login.json',
       method: ['GET', 'POST'],
       operationId: 'assistantLogin',
-      params: params({
-        login: 'e-mail of the account',
-        password: 'its password',
-        type: '`access-token` (default; `cookie` and `session` answer the same), or `check_password` (only says whether the password is right)',
-        valid_seconds:
-          'lifetime of the token in seconds; -1 = as long as this service allows (never longer than its token lifetime)',
-        checkLogin: '`true`: answers `loggedIn`, whether the token identifies someone',
-        logout: '`true` with the token: the assistant tokens of the account stop working',
-        delete: "`true` with the token: deletes the caller's account (with `password`, checked first)",
-      }),
+      params: {
+        ...params({
+          login: 'e-mail of the account',
+          password: 'its password',
+          type: '`access-token` (default; `cookie` and `session` answer the same), or `check_password` (only says whether the password is right)',
+          valid_seconds:
+            'lifetime of the token in seconds; -1 = as long as this service allows (never longer than its token lifetime)',
+        }),
+        ...flags({
+          checkLogin: 'true: answers `loggedIn`, whether the token identifies someone',
+          logout: 'true, with the token: the assistant tokens of the account stop working',
+          delete: "true, with the token: deletes the caller's account (with `password`, checked first)",
+        }),
+      },
       failures: [400, 401, 403, 422, 429],
       failureDescriptions: {
         401: '`logout` or `delete` without a token of a live account',
@@ -90,13 +95,13 @@ export async function accountRoutes(
     },
     async ({ request, identity, params }) => {
       const caller = identity.caller;
-      if (params.checkLogin === 'true') {
+      if (flag(params.checkLogin)) {
         return caller
           ? { accepted: true, loggedIn: true, message: `You are logged in as ${caller.email}` }
           : { accepted: false, loggedIn: false, message: 'Not logged in' };
       }
-      const deleting = params.delete === 'true';
-      if (params.logout === 'true' || deleting) {
+      const deleting = flag(params.delete);
+      if (flag(params.logout) || deleting) {
         if (!caller) {
           // The reference refuses a missing token; a stale one is logged out already (nothing to delete, though).
           if (deleting || !params.access_token) throw new AssistantError(401, 'Unauthorized');
@@ -153,17 +158,21 @@ export async function accountRoutes(
       url: '/aaa/storePersonalInfo.json',
       method: ['GET', 'POST'],
       operationId: 'storePersonalInfo',
-      params: params({ fetchDetails: '`true` reads the store', storeName: 'name of the entry', value: 'its value' }),
+      params: {
+        ...flags({ fetchDetails: 'true: reads the store' }),
+        ...params({ storeName: 'name of the entry', value: 'its value' }),
+      },
       failures: [400, 420, 422],
       summary: 'Read or write the personal store',
-      description: '`fetchDetails=true` answers `stores`; otherwise `storeName` and `value` set one entry. Role user.',
+      description:
+        '`fetchDetails=true` (or `1`) answers `stores`; otherwise `storeName` and `value` set one entry. Role user.',
       minimal: 'user',
     },
     async ({ params, caller }) => {
       const user = caller!;
       const [row] = await app.db.select({ stores: users.stores }).from(users).where(eq(users.id, user.id));
       const stores = row?.stores ?? {};
-      if (params.fetchDetails === 'true') {
+      if (flag(params.fetchDetails)) {
         if (Object.keys(stores).length === 0) throw new AssistantError(420, 'No personal information is added yet.');
         return { accepted: true, stores, message: 'details fetched successfully.' };
       }
@@ -186,15 +195,19 @@ export async function accountRoutes(
       url: '/aaa/changeRoles.json',
       method: ['GET', 'POST'],
       operationId: 'changeRoles',
-      params: params({
-        user: 'e-mail of the account',
-        role: 'user, reviewer, operator, admin or superadmin, in any letter case (default user)',
-        getServicePermissions:
-          '`true`: answers `servicePermissions` of the service named by `serviceName` (always empty here)',
-        serviceName: "with getServicePermissions: the reference's servlet class name",
-        getServiceList: '`true`: answers `serviceList`, the account endpoints',
-        getUserRolePermission: '`true`: answers `userRolePermissions` of the caller (always empty here)',
-      }),
+      params: {
+        ...params({
+          user: 'e-mail of the account',
+          role: 'user, reviewer, operator, admin or superadmin, in any letter case (default user)',
+          serviceName: "with getServicePermissions: the reference's servlet class name",
+        }),
+        ...flags({
+          getServicePermissions:
+            'true: answers `servicePermissions` of the service named by `serviceName` (always empty here)',
+          getServiceList: 'true: answers `serviceList`, the account endpoints',
+          getUserRolePermission: 'true: answers `userRolePermissions` of the caller (always empty here)',
+        }),
+      },
       failures: [400, 401, 403, 404, 422],
       failureDescriptions: {
         403: 'Only a superadmin grants admin or superadmin, or changes the role of an administrator',
@@ -210,13 +223,13 @@ export async function accountRoutes(
       minimal: 'admin',
     },
     async ({ identity, params }) => {
-      if (params.getServicePermissions === 'true') {
+      if (flag(params.getServicePermissions)) {
         if (!params.serviceName) throw new AssistantError(400, 'Bad service name (no class)');
         return { accepted: true, servicePermissions: {}, message: 'Successfully processed request' };
       }
-      if (params.getServiceList === 'true')
+      if (flag(params.getServiceList))
         return { accepted: true, serviceList: AAA_SERVICES, message: 'Successfully processed request' };
-      if (params.getUserRolePermission === 'true')
+      if (flag(params.getUserRolePermission))
         return { accepted: true, userRolePermissions: {}, message: 'Successfully processed request' };
       const role = (params.role ?? 'user').toLowerCase();
       if (role === 'anonymous') throw new AssistantError(422, 'Cannot change user role to anonymous.');

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { skillRatings, skills, skillUsage, skillVotes } from '../../db/schema/index.js';
 import { AssistantError } from './identity.js';
+import { strictFlag, strictFlags } from './flags.js';
 import { assistantRoute, type Params, params, SKILL_PARAMS } from './route.js';
 import { checkedName, type SkillRepo } from './skill-repo.js';
 import { type CatalogEntry, catalogOf } from './skill-catalog.js';
@@ -13,11 +14,9 @@ type Skill = typeof skills.$inferSelect;
 const namedSkill = async (app: FastifyInstance, repo: SkillRepo, p: Params): Promise<Skill> =>
   (await existingSkill(app, repo, p)).row;
 
-const flag = (value: string | undefined, what: string) => {
-  if (value === undefined) return undefined;
-  if (value !== 'true' && value !== 'false') throw new AssistantError(400, `${what} must be true or false`);
-  return value === 'true';
-};
+/** A status flag of changeSkillStatus: not given leaves the status as it is, a value neither true nor false is a 400. */
+const status = (value: string | undefined, what: string) =>
+  strictFlag(value, `${what} must be true or false (or 1 or 0)`);
 
 export interface Stats {
   stars: number[];
@@ -107,25 +106,26 @@ export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
       operationId: 'changeSkillStatus',
       params: {
         ...SKILL_PARAMS,
-        ...params({
-          staffPick: 'true or false',
-          reviewed: 'true or false',
-          editable: 'true or false',
-          systemSkill: 'true or false',
+        ...strictFlags({
+          staffPick: 'whether the skill is a staff pick; not given: unchanged',
+          reviewed: 'whether the skill is reviewed; not given: unchanged',
+          editable: 'whether users other than administrators may change the skill; not given: unchanged',
+          systemSkill: 'whether the skill is a system skill; not given: unchanged',
         }),
       },
       failures: [400, 401, 422],
       summary: 'Set staff pick, reviewed, editable and system skill',
-      description: 'Administrators; each of `staffPick`, `reviewed`, `editable`, `systemSkill` is `true` or `false`.',
+      description:
+        'Administrators; each of `staffPick`, `reviewed`, `editable`, `systemSkill` is `true` or `false` (`1` or `0`).',
       minimal: 'admin',
     },
     async ({ params }) => {
       const skill = await namedSkill(app, repo, params);
       const changes = {
-        staffPick: flag(params.staffPick, 'staffPick'),
-        reviewed: flag(params.reviewed, 'reviewed'),
-        editable: flag(params.editable, 'editable'),
-        systemSkill: flag(params.systemSkill, 'systemSkill'),
+        staffPick: status(params.staffPick, 'staffPick'),
+        reviewed: status(params.reviewed, 'reviewed'),
+        editable: status(params.editable, 'editable'),
+        systemSkill: status(params.systemSkill, 'systemSkill'),
       };
       // No flag given is nothing to change (an UPDATE without a column to set is an error).
       if (Object.values(changes).some((v) => v !== undefined))

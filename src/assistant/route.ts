@@ -87,9 +87,6 @@ export interface AssistantRouteOptions {
 
 export type Params = Record<string, string | undefined>;
 
-/** `private=1` (the bot builder): any value but an empty one, `0` or `false`, as the reference takes any. */
-export const isPrivate = (p: Params) => p.private !== undefined && !['', '0', 'false'].includes(p.private);
-
 /** A file part of a multipart form, read whole (the endpoints that take one read images, which are bounded). */
 export interface FormFile {
   filename: string;

@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { skills } from '../../db/schema/index.js';
 import { AssistantError, rank } from './identity.js';
-import { assistantRoute, isPrivate, params, SKILL_PARAMS } from './route.js';
+import { isPrivate, privateParam } from './flags.js';
+import { assistantRoute, params, SKILL_PARAMS } from './route.js';
 import { parseSkillMetadata } from './skill-file.js';
 import { existingSkill, skillFileOf, skillRefOf, skillRowOf } from './skill-lookup.js';
 import { checkedName, COMMIT_ID, type CommitInfo, privateFolder, type SkillRepo } from './skill-repo.js';
@@ -119,7 +120,7 @@ export async function skillHistoryRoutes(app: FastifyInstance, repo: SkillRepo) 
       operationId: 'deleteSkill',
       params: {
         ...SKILL_PARAMS,
-        ...params({ private: '`1`: a bot of the caller (private/<user>/<group>/<language>)' }),
+        ...privateParam('a bot of the caller (private/<user>/<group>/<language>)'),
       },
       failures: [400, 401, 403, 422],
       failureDescriptions: {

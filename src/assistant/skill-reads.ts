@@ -8,16 +8,8 @@ import { loadSharp } from '../images/sharp.js';
 import { skills, users } from '../../db/schema/index.js';
 import { AssistantError, identify, rank } from './identity.js';
 import { byRating, type SkillRecord } from './metrics.js';
-import {
-  AssistantFailure,
-  assistantRoute,
-  isPrivate,
-  type Params,
-  params,
-  paramsOf,
-  SKILL_PARAMS,
-  TAG,
-} from './route.js';
+import { AssistantFailure, assistantRoute, type Params, params, paramsOf, SKILL_PARAMS, TAG } from './route.js';
+import { flag, flags, isPrivate, privateParam, strictFlag, strictFlags } from './flags.js';
 import { catalogOf } from './skill-catalog.js';
 import { checkedName, privateFolder, type SkillRepo } from './skill-repo.js';
 
@@ -183,12 +175,6 @@ const integer = (value: string | undefined, fallback: number, message: string) =
   return Number(value);
 };
 
-const bool = (value: string | undefined) => {
-  const v = value ?? 'false';
-  if (v !== 'true' && v !== 'false') throw new AssistantError(400, 'Bad service call.');
-  return v === 'true';
-};
-
 /**
  * The read endpoints of `/cms` as the editor (susi_skill_cms, susi.ai) and the Android app call them:
  * images, a skill's metadata, skill lists with the reference's filters, skills by author, a skill's
@@ -306,24 +292,26 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
       url: '/cms/getSkillList.json',
       method: 'GET',
       operationId: 'getSkillList',
-      params: params({
-        model: 'model (general)',
-        group: 'group (All)',
-        language: 'languages, comma-separated (en)',
-        applyFilter: '`true`: sort by `filter_type` and answer `filteredData`',
-        filter_name: '`ascending` or `descending`',
-        filter_type: 'creation_date, modified_date, lexicographical, rating, top_rated, usage or feedback',
-        reviewed: '`true`: reviewed skills only',
-        staff_picks: '`true`: staff picks only',
-        q: 'search text (a regular-expression-free substring, ignoring case)',
-        search_type: 'fields searched, comma-separated: skill_name, author, descriptions, examples (all)',
-        avg_rating: 'with applyFilter: at least this average',
-        duration: 'days: usage counted over them; with a date filter, skills created or changed within them',
-        count: 'skills per page',
-        page: 'page (0-based)',
-        offset: 'skills skipped (page x count when count is given)',
-        private: "any value: the caller's private bots instead (`chatbots`)",
-      }),
+      params: {
+        ...params({
+          model: 'model (general)',
+          group: 'group (All)',
+          language: 'languages, comma-separated (en)',
+          filter_name: '`ascending` or `descending`',
+          filter_type: 'creation_date, modified_date, lexicographical, rating, top_rated, usage or feedback',
+          q: 'search text (a regular-expression-free substring, ignoring case)',
+          search_type: 'fields searched, comma-separated: skill_name, author, descriptions, examples (all)',
+          avg_rating: 'with applyFilter: at least this average',
+          duration: 'days: usage counted over them; with a date filter, skills created or changed within them',
+          count: 'skills per page',
+          page: 'page (0-based)',
+          offset: 'skills skipped (page x count when count is given)',
+        }),
+        ...flags({ applyFilter: 'true: sort by `filter_type` and answer `filteredData`' }),
+        // The reference answers 400 "Bad service call." to a value that is neither true nor false.
+        ...strictFlags({ reviewed: 'true: reviewed skills only', staff_picks: 'true: staff picks only' }),
+        ...privateParam("the caller's private bots instead (`chatbots`)"),
+      },
       failures: [400, 422],
       summary: 'Skills by group and language, filtered and sorted',
       description:
@@ -355,8 +343,9 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
         .split(',')
         .map((l) => l.trim())
         .filter(Boolean);
-      const reviewed = bool(given(params, 'reviewed'));
-      const staffPicks = bool(given(params, 'staff_picks'));
+      const reviewed = strictFlag(given(params, 'reviewed'), 'Bad service call.') ?? false;
+      const staffPicks = strictFlag(given(params, 'staff_picks'), 'Bad service call.') ?? false;
+      const applyFilter = flag(given(params, 'applyFilter'));
       const count = integer(given(params, 'count'), -1, 'Invalid count value.');
       if (given(params, 'count') !== undefined && count < 0)
         throw new AssistantError(422, 'Invalid count value. It should be positive.');
@@ -383,7 +372,7 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
       );
       const listed = all.filter((r) => (!reviewed || r.reviewed) && (!staffPicks || r.staffPick));
       const answer: Record<string, unknown> = { model, group, language: languageList };
-      if (given(params, 'applyFilter') === 'true') {
+      if (applyFilter) {
         // Both must be there; an empty or unknown type leaves the list unsorted (the browse page's first request sends `filter_type=`).
         const filterName = params.filter_name?.trim().toLowerCase();
         const filterType = params.filter_type?.trim().toLowerCase();
@@ -416,8 +405,7 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
       } else if (count > 0) {
         answer.pageCount = Math.ceil(listed.length / count);
       }
-      const paged =
-        given(params, 'applyFilter') !== 'true' && count >= 0 ? listed.slice(offset, offset + count) : listed;
+      const paged = !applyFilter && count >= 0 ? listed.slice(offset, offset + count) : listed;
       answer.skills = Object.fromEntries(paged.map((r) => [r.skill_tag, r]));
       if (rank(identity.role) >= rank('operator')) {
         answer.skillStats = {
@@ -501,10 +489,8 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
       operationId: 'getSkill',
       params: {
         ...SKILL_PARAMS,
-        ...params({
-          private: "any value: the skill of the caller's private tree (a bot)",
-          email: "administrators: whose private tree (the user's e-mail)",
-        }),
+        ...privateParam("the skill of the caller's private tree (a bot)"),
+        ...params({ email: "administrators: whose private tree (the user's e-mail)" }),
       },
       failures: [400],
       summary: 'The text of a skill',

@@ -14,7 +14,6 @@ import {
   assistantRoute,
   failures,
   type FormFile,
-  isPrivate,
   type Params,
   params,
   requestParams,
@@ -23,6 +22,7 @@ import {
   SKILL_PARAMS,
   TAG,
 } from './route.js';
+import { flag, flags, isPrivate, privateParam } from './flags.js';
 import { checkedWhere, skillRowOf } from './skill-lookup.js';
 import { checkedName, privateFolder, type RepoChanges, type SkillPath, type SkillRepo } from './skill-repo.js';
 
@@ -56,6 +56,10 @@ const keyOf = (where: SkillPath, name: string) =>
  * (the HTML form encoding), which would otherwise turn each edit into a change of every line.
  */
 const skillText = (text: string) => text.replace(/\r\n?/g, '\n');
+
+/** createSkill's refusals, in the reference's words (the trailing blank is the reference's too). */
+const IMAGE_NOT_GIVEN = 'Image not given';
+const IMAGE_NAME_REFUSED = 'The Image name are not given or Image with same name is already present ';
 
 /** An image name as clients send it (`images/x.jpg` or `x.jpg`): one checked segment. */
 const imageNameOf = (value: string | undefined) =>
@@ -94,9 +98,42 @@ async function fileIn(repo: SkillRepo, folder: string, name: string): Promise<st
 }
 
 /**
- * The skill endpoints of `/cms`: createSkill (text and image), modifySkill (the editor's move, rename
- * and image change, and the 2017 text-only form with JSONP), uploadImage, and the lists of models and of
- * a skill's languages (the other reads are in skill-reads.ts).
+ * createSkill as the assistant spec defines it: the `image` file part, its name (`image_name`) and the
+ * language folder (`model`, `group`, `language`), no skill. The spec's rules in the spec's order: no image
+ * file, then no name or a name already present in the folder's `images`, each `accepted` false; otherwise
+ * the image is stored as a 512 x 512 JPEG under that name, in one commit. Unlike the editors' create, which
+ * replaces an image of the same name as the reference does, this upload never replaces a picture: it names
+ * no skill of its own, so a replaced picture would silently change the skills that already show it.
+ */
+async function createImage(
+  repo: SkillRepo,
+  limits: ImageLimits,
+  fields: Params,
+  image: Buffer | undefined,
+  caller: Caller,
+) {
+  if (!image) return { accepted: false, message: IMAGE_NOT_GIVEN };
+  const where = pathOf(fields);
+  const folder = isPrivate(fields) ? privateFolder(caller.id, where.group, where.language) : repo.folder(where);
+  const name = imageNameOf(fields.image_name);
+  if (!name) return { accepted: false, message: IMAGE_NAME_REFUSED };
+  const path = join(folder, 'images', name);
+  // Checked before the image is converted (the spec's order: a taken name is refused whatever the picture),
+  // and again with the repository to itself, as another upload of the name may have been committed meanwhile.
+  if (await repo.exists(path)) return { accepted: false, message: IMAGE_NAME_REFUSED };
+  const jpeg = await toJpeg(image, limits);
+  return repo.exclusive(async (write) => {
+    if (await repo.exists(path)) return { accepted: false, message: IMAGE_NAME_REFUSED };
+    const commit = await write({ write: { [path]: jpeg } }, caller.email, `Added image ${name}`);
+    return { accepted: true, message: `Image ${name} stored`, commit };
+  });
+}
+
+/**
+ * The skill endpoints of `/cms`: createSkill (the spec's image upload, and the editors' skill with its
+ * image), modifySkill (the editor's move, rename and image change, and the 2017 text-only form with
+ * JSONP), uploadImage, and the lists of models and of a skill's languages (the other reads are in
+ * skill-reads.ts).
  */
 export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits: ImageLimits) {
   app.post(
@@ -105,19 +142,23 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
       schema: {
         tags: [TAG],
         operationId: 'createSkill',
-        summary: 'Create a skill (or a private bot) with its image',
+        summary: 'Store a skill image, or create a skill (or a private bot) with its image',
         description:
-          'multipart/form-data as the skill editors send it: `skill` (the name, required), `model` (general), `group` ' +
-          '(Knowledge), `language` (en), `content` (the text), `image` (a file: stored as a 512 x 512 JPEG under ' +
-          "`image_name` in the language's `images` folder, replacing one of that name; or a text such as " +
-          '`images/default.png`: nothing is stored and the default image is served), `image_name`, `private` (`1`: a ' +
-          'bot of the caller, stored under private/<user>/<group>/<language>, never listed publicly), `access_token`. ' +
-          'One commit.',
+          'multipart/form-data, in two forms; both take `model` (general), `group` (Knowledge), `language` (en), ' +
+          '`private` (any value but an empty one, `false` or `0`, as the editors send `1`: the folder of a bot of the ' +
+          'caller, private/<user>/<group>/<language>, never listed publicly) and `access_token`. ' +
+          "Without `skill`, the assistant spec's image upload: `image` (a file) is stored as a 512 x 512 JPEG under " +
+          "`image_name` in the language's `images` folder; no `image` file: `Image not given`; no `image_name`, or an " +
+          'image of that name already there: `The Image name are not given or Image with same name is already present ` ' +
+          '(checked in that order, both `accepted` false). ' +
+          'With `skill` (the skill editors): `skill` (the name; empty: `Skill name is not given`), `content` (the text), ' +
+          '`image` (a file: stored as above, replacing one of that name; or a text such as `images/default.png`: nothing ' +
+          'is stored and the default image is served), `image_name`. One commit.',
         consumes: ['multipart/form-data'],
         response: {
           200: Type.Ref(AssistantAnswer, {
             description:
-              '`accepted` true, or false with the reason (no skill name, no image, image name missing, skill already there: nothing is written)',
+              '`accepted` true, or false with the reason (no image, image name missing or, without `skill`, taken; an empty skill name, skill already there: nothing is written)',
           }),
           ...failures([400, 401, 413, 415, 422], {
             415: 'The body is of a media type the server does not read (send multipart/form-data)',
@@ -132,21 +173,19 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
         const identity = await identify(app, request, fields);
         const caller = requireRole(identity, 'user');
         const answer = (body: object) => send(reply, 200, { ...body, session: sessionOf(identity, request) });
-        if (!fields.skill) return answer({ accepted: false, message: 'Skill name is not given' });
         const image = parts.image?.data;
+        // The spec's request names no skill; the editors always send `skill`, so an empty one is a name left out.
+        if (fields.skill === undefined) return answer(await createImage(repo, limits, fields, image, caller));
+        if (!fields.skill) return answer({ accepted: false, message: 'Skill name is not given' });
         // susi.ai sends `image=images/default.png` as text when the author chose no picture.
         const imageText = image ? undefined : imageNameOf(fields.image);
-        if (!image && !imageText) return answer({ accepted: false, message: 'Image not given' });
+        if (!image && !imageText) return answer({ accepted: false, message: IMAGE_NOT_GIVEN });
         const where = pathOf(fields);
         const bot = isPrivate(fields);
         const folder = bot ? privateFolder(caller.id, where.group, where.language) : repo.folder(where);
         const skill = checkedName('skill', fields.skill);
         const imageName = imageNameOf(fields.image_name);
-        if (image && !imageName)
-          return answer({
-            accepted: false,
-            message: 'The Image name are not given or Image with same name is already present ',
-          });
+        if (image && !imageName) return answer({ accepted: false, message: IMAGE_NAME_REFUSED });
         const files: Record<string, Buffer | string> = {
           [join(folder, `${skill}.txt`)]: skillText(fields.content ?? ''),
         };
@@ -187,12 +226,13 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
           NewGroup: 'editor form: the group to move it to (the old one)',
           NewLanguage: 'editor form: the language to move it to (the old one)',
           NewSkill: 'editor form: the new name (the old one; blanks become `_`)',
-          imageChanged: 'editor form: `true` when `image` is a new picture',
-          image_name_changed: 'editor form: `true` when the image is renamed',
           old_image_name: 'editor form: the current image (`x.jpg` or `images/x.jpg`)',
           new_image_name: 'editor form: the new image name',
-          private: 'editor form: `1` for a bot of the caller (private/<user>/<group>/<language>)',
+          image_name_changed:
+            'editor form: `true` when the image is renamed; not read, as a `new_image_name` other than `old_image_name` renames it',
         }),
+        ...flags({ imageChanged: 'editor form: true when `image` is a new picture' }),
+        ...privateParam('editor form: a bot of the caller (private/<user>/<group>/<language>)'),
       },
       files: ['image'],
       maxFileBytes: limits.maxBytes,
@@ -333,7 +373,7 @@ async function modifyFromEditor(
   const changelog = p.changelog || `Modified ${oldName}`;
   if (hasNul(changelog)) throw new AssistantError(400, 'The changelog must not contain NUL characters');
 
-  const image = p.imageChanged === 'true' ? files.image : undefined;
+  const image = flag(p.imageChanged) ? files.image : undefined;
   if (image && !newImage)
     return { accepted: false, message: 'The Image name not given or Image with same name is already present ' };
   const jpeg = image ? await toJpeg(image.data, limits) : undefined;

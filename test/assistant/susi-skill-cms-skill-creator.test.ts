@@ -140,9 +140,17 @@ t.test('skill editors', async (t) => {
   });
 
   t.test('createSkill refusals', async (t) => {
+    // SkillCreator.js with the name field left empty: `skill` is sent, empty.
     const noSkill = await postForm(
       '/cms/createSkill.json',
-      { model: 'general', group: 'Science', language: 'en', image_name: 'a.png', access_token: author.token },
+      {
+        model: 'general',
+        group: 'Science',
+        language: 'en',
+        skill: '',
+        image_name: 'a.png',
+        access_token: author.token,
+      },
       [['image', 'a.png', png]],
     );
     t.same([noSkill.status, noSkill.body.accepted, noSkill.body.message], [200, false, 'Skill name is not given']);
