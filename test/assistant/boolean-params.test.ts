@@ -6,23 +6,15 @@
  * real HTTP as the clients build them: GET queries as susi_skill_cms's ajax.get (the cookie token first,
  * unencoded), forms as the editor's FormData.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { buildTestApp } from '../helpers/app.js';
 import { makeImage } from '../helpers/images.js';
-import { editFields } from '../helpers/skill-editor.js';
+import { editFields, listeningEditorApp, postFormData } from '../helpers/skill-editor.js';
 import { cmsGet } from '../helpers/susi-clients.js';
 import { seedUser } from '../helpers/users.js';
 
-const base = await mkdtemp(join(tmpdir(), 'oe-boolean-params-'));
-t.teardown(() => rm(base, { recursive: true, force: true }));
-const repo = join(base, 'repo');
-const { app } = await buildTestApp(t, { SKILL_REPO_DIR: repo });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const { app, repo, origin } = await listeningEditorApp(t);
 const user = await seedUser(app);
 const admin = await seedUser(app, { admin: true });
 
@@ -35,12 +27,8 @@ const getRaw = async (pathAndQuery: string): Promise<Answer> => {
 /** susi_skill_cms ajax.get(url, payload) with the `loggedIn` cookie's token. */
 const get = (path: string, payload: Record<string, unknown>, token?: string) => getRaw(cmsGet(path, payload, token));
 /** The editor's FormData post (the token in the form). */
-const post = async (path: string, fields: Record<string, string | Blob>): Promise<Answer> => {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  const res = await fetch(origin + path, { method: 'POST', body: form });
-  return { status: res.status, body: await res.json() };
-};
+const post = (path: string, fields: Record<string, string | Blob>): Promise<Answer> =>
+  postFormData(origin, path, fields);
 
 t.test('/aaa/storePersonalInfo.json: fetchDetails=1 reads the store', async (t) => {
   const store = `/aaa/storePersonalInfo.json?access_token=${user.token}`;

@@ -6,29 +6,21 @@
  * skill editors' full create (susi_skill_cms SkillCreator.js, susi.ai SkillWizard.js: `skill` and the rest)
  * keeps working on the same endpoint. Every request goes over real HTTP as a browser's FormData.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import t from 'tap';
-import { buildTestApp } from '../helpers/app.js';
 import { makeImage } from '../helpers/images.js';
+import { git as gitIn, listeningEditorApp, postFormData } from '../helpers/skill-editor.js';
 import { cmsGet } from '../helpers/susi-clients.js';
 import { seedUser } from '../helpers/users.js';
 
 const NAME_REFUSED = 'The Image name are not given or Image with same name is already present ';
 
-const base = await mkdtemp(join(tmpdir(), 'oe-create-skill-image-'));
-t.teardown(() => rm(base, { recursive: true, force: true }));
-const repo = join(base, 'repo');
-const { app } = await buildTestApp(t, { SKILL_REPO_DIR: repo });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const { app, repo, origin } = await listeningEditorApp(t);
 const user = await seedUser(app);
 
-const git = (...args: string[]) => execFileSync('git', args, { cwd: repo }).toString().trim();
+const git = (...args: string[]) => gitIn(repo, ...args).trim();
 const exists = (path: string) =>
   stat(path).then(
     () => true,
@@ -36,16 +28,7 @@ const exists = (path: string) =>
   );
 const file = (bytes: Buffer, type = 'image/png') => new Blob([new Uint8Array(bytes)], { type });
 
-/** A browser's FormData posted as it is: fetch writes the multipart body and its boundary. */
-async function post(fields: Record<string, string | Blob>) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) {
-    if (value instanceof Blob) form.append(name, value, 'upload.png');
-    else form.append(name, value);
-  }
-  const res = await fetch(`${origin}/cms/createSkill.json`, { method: 'POST', body: form });
-  return { status: res.status, headers: res.headers, body: await res.json() };
-}
+const post = (fields: Record<string, string | Blob>) => postFormData(origin, '/cms/createSkill.json', fields);
 
 t.test("the spec's request: the image, its name and the language folder, no skill", async (t) => {
   const before = git('rev-parse', 'HEAD');

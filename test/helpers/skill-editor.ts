@@ -1,6 +1,7 @@
 /** Requests as the skill editors (susi_skill_cms, susi.ai) build them, against a test app with its own skill repository. */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -61,6 +62,27 @@ export const editFields = (
   image_name_changed: 'false',
   access_token: token,
 });
+
+/**
+ * A browser's FormData posted over real HTTP to `origin` as the editors send it (fetch writes the multipart body
+ * and its boundary; a file part is named as a browser names an upload).
+ */
+export async function postFormData(origin: string, path: string, fields: Record<string, string | Blob>) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value instanceof Blob) form.append(name, value, 'upload.png');
+    else form.append(name, value);
+  }
+  const res = await fetch(origin + path, { method: 'POST', body: form });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+/** `editorApp` listening on loopback, for requests over real HTTP: its origin too. */
+export async function listeningEditorApp(t: Test) {
+  const editor = await editorApp(t);
+  await editor.app.listen({ port: 0, host: '127.0.0.1' });
+  return { ...editor, origin: `http://127.0.0.1:${(editor.app.server.address() as AddressInfo).port}` };
+}
 
 export async function editorApp(t: Test) {
   const base = await mkdtemp(join(tmpdir(), 'oe-skill-editor-'));

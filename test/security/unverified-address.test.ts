@@ -34,23 +34,19 @@ const speaker = await create(
     event: rel('event', event),
   },
 );
-const session = await create(
-  app,
-  owner.token,
-  'sessions',
-  'session',
-  { title: 'Submitted talk', state: 'pending' },
-  { event: rel('event', event), speakers: { data: [{ type: 'speaker', id: speaker }] } },
-);
+/** A talk of the typed speaker's, in `state`. */
+const talk = (title: string, state: string) =>
+  create(
+    app,
+    owner.token,
+    'sessions',
+    'session',
+    { title, state },
+    { event: rel('event', event), speakers: { data: [{ type: 'speaker', id: speaker }] } },
+  );
+const session = await talk('Submitted talk', 'pending');
 // An accepted talk of theirs too: its speakers may join the event's streams (app/api/events.py has_streams).
-await create(
-  app,
-  owner.token,
-  'sessions',
-  'session',
-  { title: 'Accepted talk', state: 'accepted' },
-  { event: rel('event', event), speakers: { data: [{ type: 'speaker', id: speaker }] } },
-);
+await talk('Accepted talk', 'accepted');
 const inviteBody = (email: string, sessionId: string) => ({
   data: {
     type: 'speaker-invite',
