@@ -1,0 +1,222 @@
+/**
+ * The world the browser suite walks, seeded through the API: an administrator, an organiser (the owner),
+ * a co-organiser, a speaker and an attendee, all verified; a published event with tracks, rooms, session
+ * types, speakers, sessions in every state, tickets, a completed order with attendees, sponsors, a call
+ * for speakers, a group and a video stream; and a draft event.
+ */
+import type { FastifyInstance } from 'fastify';
+import { call } from './app.js';
+import { create, createEvent, fillEvent, rel, type Cast } from './events.js';
+import { attendeeAttributes, speakersCallAttributes, ticketAttributes } from './ticket-bodies.js';
+import { seedUser, type TestUser } from './users.js';
+
+/** Every state a session may be in (the reference's app/models/session.py and the front end's session lists). */
+export const SESSION_STATES = [
+  'draft',
+  'pending',
+  'accepted',
+  'confirmed',
+  'rejected',
+  'canceled',
+  'withdrawn',
+] as const;
+
+export interface FrontEndWorld {
+  admin: TestUser;
+  organizer: TestUser;
+  coorganizer: TestUser;
+  speaker: TestUser;
+  attendee: TestUser;
+  topic: string;
+  event: string;
+  identifier: string;
+  draft: { event: string; identifier: string };
+  track: string;
+  room: string;
+  sessionType: string;
+  sponsor: string;
+  speakerRecord: string;
+  /** The speaker user's own session (accepted) and one per state. */
+  session: string;
+  sessions: Record<(typeof SESSION_STATES)[number], string>;
+  ticket: string;
+  order: string;
+  orderIdentifier: string;
+  /** The attendee's order still being filled in (initializing). */
+  openOrderIdentifier: string;
+  speakersCallHash: string;
+  attendeeRecord: string;
+  group: string;
+  videoStream: string;
+  speakerInvite: string;
+}
+
+export async function seedFrontEndWorld(app: FastifyInstance): Promise<FrontEndWorld> {
+  const [admin, organizer, coorganizer, speaker, attendee] = [
+    await seedUser(app, { admin: true, superAdmin: true }),
+    await seedUser(app),
+    await seedUser(app),
+    await seedUser(app),
+    await seedUser(app),
+  ] as TestUser[];
+  await app.sql`update users set is_verified = true`;
+  const cast: Cast = {
+    owner: organizer!,
+    organizer: organizer!,
+    coorganizer: coorganizer!,
+    speaker: speaker!,
+    other: attendee!,
+    admin: admin!,
+  };
+  const topic = await create(app, admin!.token, 'event-topics', 'event-topic', { name: 'Science & Technology' });
+  const pub = await createEvent(app, cast, 'Open Summit', 'published', topic);
+  const draft = await createEvent(app, cast, 'Secret Camp', 'draft', topic);
+  const records = await fillEvent(app, cast, pub.id);
+  await fillEvent(app, cast, draft.id);
+  const token = organizer!.token;
+  const of = { event: rel('event', pub.id) };
+  // Its call for speakers takes submissions.
+  const open = await call(app, {
+    method: 'PATCH',
+    url: `/v1/events/${pub.id}`,
+    token,
+    body: { data: { type: 'event', id: pub.id, attributes: { 'is-sessions-speakers-enabled': true } } },
+  });
+  if (open.status !== 200) throw new Error(`opening the call: ${open.status} ${JSON.stringify(open.body)}`);
+  // The call for speakers finds a speaker's own record by their address (app/routes/public/cfs/new-session.js).
+  const own = await call(app, {
+    method: 'PATCH',
+    url: `/v1/speakers/${records.speaker}`,
+    token,
+    body: { data: { type: 'speaker', id: records.speaker, attributes: { email: speaker!.email } } },
+  });
+  if (own.status !== 200) throw new Error(`the speaker's address: ${own.status} ${JSON.stringify(own.body)}`);
+  // The session form of the call for speakers shows the fields of the event's session form.
+  await create(
+    app,
+    token,
+    'custom-forms',
+    'custom_form',
+    {
+      form: 'session',
+      'field-identifier': 'title',
+      name: 'Title',
+      type: 'text',
+      'is-included': true,
+      'is-required': true,
+    },
+    of,
+  );
+
+  const sessions = {} as FrontEndWorld['sessions'];
+  for (const [i, state] of SESSION_STATES.entries())
+    sessions[state] = await create(
+      app,
+      token,
+      'sessions',
+      'session',
+      {
+        title: `A ${state} talk`,
+        'starts-at': `2030-05-02T${String(10 + i).padStart(2, '0')}:00:00Z`,
+        'ends-at': `2030-05-02T${String(10 + i).padStart(2, '0')}:45:00Z`,
+        // A session is withdrawn by its speaker, from a state it was submitted in.
+        state: state === 'withdrawn' ? 'pending' : state,
+      },
+      {
+        ...of,
+        track: rel('track', records.track),
+        microlocation: rel('microlocation', records.microlocation),
+        'session-type': rel('session-type', records.sessionType),
+        speakers: { data: [{ type: 'speaker', id: records.speaker }] },
+      },
+    );
+  const withdrawn = await call(app, {
+    method: 'PATCH',
+    url: `/v1/sessions/${sessions.withdrawn}`,
+    token: speaker!.token,
+    body: { data: { type: 'session', id: sessions.withdrawn, attributes: { state: 'withdrawn' } } },
+  });
+  if (withdrawn.status !== 200) throw new Error(`withdrawing: ${withdrawn.status} ${JSON.stringify(withdrawn.body)}`);
+
+  const call_ = speakersCallAttributes({ 'ends-at': '2030-04-01T00:00:00Z' });
+  await create(app, token, 'speakers-calls', 'speakers-call', call_, of);
+  const ticket = await create(app, token, 'tickets', 'ticket', ticketAttributes({ name: 'Standard' }), of);
+  await create(app, token, 'tickets', 'ticket', ticketAttributes({ name: 'Supporter', type: 'paid', price: 25 }), of);
+
+  const order = await create(app, attendee!.token, 'orders', 'order', { amount: 0 }, of);
+  const attendeeRecord = await create(
+    app,
+    attendee!.token,
+    'attendees',
+    'attendee',
+    attendeeAttributes({ firstname: 'Grace', lastname: 'Hopper', email: attendee!.email }),
+    { ...of, order: rel('order', order), ticket: rel('ticket', ticket) },
+  );
+  const completed = await call(app, {
+    method: 'PATCH',
+    url: `/v1/orders/${order}`,
+    token,
+    body: { data: { type: 'order', id: order, attributes: { status: 'completed' } } },
+  });
+  if (completed.status !== 200)
+    throw new Error(`completing the order: ${completed.status} ${JSON.stringify(completed.body)}`);
+
+  const openOrder = await create(app, attendee!.token, 'orders', 'order', { amount: 0 }, of);
+  const openRead = await call(app, { url: `/v1/orders/${openOrder}`, token: attendee!.token });
+
+  const group = await create(
+    app,
+    organizer!.token,
+    'groups',
+    'group',
+    { name: 'Summits' },
+    {
+      events: { data: [{ type: 'event', id: pub.id }] },
+    },
+  );
+  const videoStream = await create(
+    app,
+    token,
+    'video-streams',
+    'video-stream',
+    { name: 'Main hall', url: 'https://meet.example.org/main', password: 'pw' },
+    { rooms: { data: [{ type: 'microlocation', id: records.microlocation }] } },
+  );
+  // A session without speakers yet, to which the speaker is invited.
+  const invitedTo = await create(app, token, 'sessions', 'session', { title: 'A workshop', state: 'pending' }, of);
+  const speakerInvite = await create(
+    app,
+    token,
+    'speaker-invites',
+    'speaker-invite',
+    { email: speaker!.email, status: 'pending' },
+    { ...of, session: rel('session', invitedTo) },
+  );
+  return {
+    admin: admin!,
+    organizer: organizer!,
+    coorganizer: coorganizer!,
+    speaker: speaker!,
+    attendee: attendee!,
+    topic,
+    event: pub.id,
+    identifier: pub.identifier,
+    draft: { event: draft.id, identifier: draft.identifier },
+    track: records.track,
+    room: records.microlocation,
+    sessionType: records.sessionType,
+    sponsor: records.sponsor,
+    speakerRecord: records.speaker,
+    session: records.session,
+    sessions,
+    ticket,
+    order,
+    orderIdentifier: completed.body.data.attributes.identifier,
+    openOrderIdentifier: openRead.body.data.attributes.identifier,
+    speakersCallHash: call_.hash as string,
+    attendeeRecord,
+    group,
+    videoStream,
+    speakerInvite,
+  };
+}
