@@ -1,0 +1,147 @@
+/**
+ * The state an example assumes beyond the world, made before its transaction as the reference's Dredd hooks
+ * make it (tests/hook_main.py), and what of the request it changes: a token the example shows as a placeholder
+ * (a mailed link's, a refresh token), another caller, a URL parameter.
+ */
+import { simpleParser } from 'mailparser';
+import { hashPassword } from '../../src/auth/password.js';
+import { call, until } from '../helpers/app.js';
+import { taskEnded } from '../helpers/service.js';
+import { seedUser } from '../helpers/users.js';
+import { LOGIN, type BlueprintWorld } from './world.js';
+
+export interface Prepared {
+  /** Another caller's token (the administrator's otherwise); null: no Authorization header. */
+  token?: string | null;
+  /** Changes the example's body (parsed JSON) before it is sent. */
+  body?: (body: any) => any;
+  /** Values for URL parameters the world has no collection for (`task_id`). */
+  parameters?: Record<string, string>;
+  /** The payload instead of a body that is not JSON (the example's multipart text, as written). */
+  raw?: (text: string) => string | Buffer;
+}
+
+/**
+ * The examples' multipart bodies end after the part's headers (no content, no closing boundary), which is why the
+ * reference's hooks skip them: the part is completed with `content`, the way a browser sends the file.
+ */
+const completePart = (content: Buffer) => (text: string) => {
+  const head = text.replace(/\r?\n/g, '\r\n').replace(/(\r\n)*$/, '\r\n\r\n');
+  const boundary = /^--(\S+)/.exec(head)?.[1] ?? '';
+  return Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+};
+
+const json = { 'content-type': 'application/json' };
+
+async function post(w: BlueprintWorld, url: string, body: unknown, token?: string) {
+  const res = await call(w.app, { method: 'POST', url, body, token, headers: json });
+  if (res.status >= 300) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** A login of the authentication examples' account: its access and refresh tokens. */
+const loginPair = (w: BlueprintWorld): Promise<{ access_token: string; refresh_token: string }> =>
+  post(w, '/v1/auth/login', LOGIN);
+
+/**
+ * The token of the link in the last mail to `address`: the app's workers compose it (the token is issued then) and
+ * the mailer keeps every message in `mails`.
+ */
+async function mailedToken(w: BlueprintWorld, address: string, after: number): Promise<string> {
+  const raw = await until(
+    `a mail to ${address}`,
+    async () => {
+      const [mail] = await w.app.sql<{ raw: Buffer | null }[]>`
+        select raw from mails where recipient = ${address} and raw is not null and id > ${after}
+        order by id desc limit 1`;
+      return mail?.raw ?? undefined;
+    },
+    60_000,
+  );
+  const text = (await simpleParser(raw)).text ?? '';
+  const match = /[?&]token=([^\s"<>&]+)/.exec(text);
+  if (!match) throw new Error(`no token link in the mail to ${address}`);
+  return decodeURIComponent(match[1]!);
+}
+
+const withToken = (token: string) => (body: any) => ({ ...body, data: { ...body.data, token } });
+
+/** The id of the last mail so far: a token mailed later is looked for after it. */
+async function lastMail(w: BlueprintWorld): Promise<number> {
+  const [row] = await w.app.sql<{ id: number }[]>`select coalesce(max(id), 0)::int as id from mails`;
+  return row!.id;
+}
+
+/** A role invite of the world's event to `email`, and its mailed token. */
+async function invite(w: BlueprintWorld, email: string): Promise<string> {
+  const after = await lastMail(w);
+  await w.create(
+    'role-invites',
+    'role-invite',
+    { email, 'role-name': 'coorganizer' },
+    {
+      event: { data: { type: 'event', id: w.id('events') } },
+    },
+  );
+  return mailedToken(w, email, after);
+}
+
+export const BEFORE: Record<string, (w: BlueprintWorld) => Promise<Prepared>> = {
+  'Upload > File Upload > Upload a File': async () => ({ raw: completePart(Buffer.from('name,rating\nAda,5\n')) }),
+  // An archive as an export writes it, of the world's event.
+  'Event Import > Start Event Import > Start a Task to Import an Event': async (w) => {
+    const answer = await post(w, `/v1/events/${w.id('events')}/export/json`, {}, w.token);
+    const done = await taskEnded(w.app, answer.task_url, w.token, 60_000);
+    const url = new URL(String(done.result?.download_url ?? ''), 'http://localhost');
+    const zip = await w.app.inject({ url: url.pathname, headers: { authorization: `JWT ${w.token}` } });
+    if (zip.statusCode !== 200) throw new Error(`the export's archive: ${zip.statusCode}`);
+    return { raw: completePart(zip.rawPayload) };
+  },
+  // The refresh token of a login, in the Authorization header as the mobile example sends it.
+  'Authentication > Token Refresh > Access Token Refresh for mobile': async (w) => ({
+    token: (await loginPair(w)).refresh_token,
+  }),
+  // Logging out ends a login: one of its own, not the token every other example carries.
+  'Authentication > Logout > Logout': async (w) => ({ token: (await loginPair(w)).access_token }),
+  // The hooks' fresh database had no account with the example's address: the login account gives it up.
+  'Users > Users Collection > Create User': async (w) => {
+    await w.app.sql`update users set email = 'login-moved@example.com' where email = ${LOGIN.email}`;
+    return {};
+  },
+  'Role Invites > User Email Details By Role Invite > Get User Email Detail By Role Invite Token': async (w) => ({
+    body: withToken(await invite(w, 'invitee-lookup@example.com')),
+  }),
+  // The invitee accepts their own invite (the reference's hooks skip this one).
+  'Role Invites > Accept Role Invite > Accept Role Invite using Token': async (w) => ({
+    token: w.user.token,
+    body: withToken(await invite(w, w.user.email)),
+  }),
+  // The example's old password is the reference's super administrator's: the world's is another account's.
+  'Change Password > Change Password > Change password using old password': async (w) => {
+    const user = await seedUser(w.app);
+    await w.app.sql`update users set password_hash = ${await hashPassword('fossasia')} where id = ${Number(user.id)}`;
+    return { token: (await post(w, '/v1/auth/login', { email: user.email, password: 'fossasia' })).access_token };
+  },
+  'Change Password > Reset Forgotten Password > Reset Password from Token': async (w) => {
+    const after = await lastMail(w);
+    await post(w, '/v1/auth/reset-password', { data: { email: w.user.email } });
+    return { body: withToken(await mailedToken(w, w.user.email, after)), token: null };
+  },
+  // An account that is not verified yet asks again (the example names the administrator, who is).
+  'Email Verification > Resend Email Verification > Get User Verification Token Again': async (w) => {
+    const { email, token } = await seedUser(w.app);
+    w.notes.set('unverified', email);
+    w.notes.set('unverified-after', String(await lastMail(w)));
+    return { body: (body) => ({ ...body, data: { ...body.data, email } }), token };
+  },
+  'Email Verification > Verify Email > Verify the email via auth token': async (w) => ({
+    body: withToken(await mailedToken(w, w.notes.get('unverified') ?? '', Number(w.notes.get('unverified-after')))),
+    token: null,
+  }),
+  // The task of an export started for it, as the reference's celery task.
+  'Celery Tasks > Task Details > Get Task Result': async (w) => {
+    const answer = await post(w, `/v1/events/${w.id('events')}/export/json`, {}, w.token);
+    await taskEnded(w.app, answer.task_url, w.token, 60_000);
+    return { parameters: { task_id: String(answer.task_url).split('/').pop()! } };
+  },
+};
