@@ -164,6 +164,9 @@ export const attendees = pgTable(
     checkinTimes: text('checkin_times'),
     checkoutTimes: text('checkout_times'),
     isCheckedIn: boolean('is_checked_in').notNull().default(false),
+    // Registration (a badge handed out) is another step than check-in at the door, as in the reference.
+    isRegistered: boolean('is_registered').notNull().default(false),
+    registerTimes: text('register_times'),
     sameAsBuyer: boolean('same_as_buyer').notNull().default(false),
     acceptReceiveEmails: boolean('accept_receive_emails').notNull().default(false),
     acceptVideoRecording: boolean('accept_video_recording').notNull().default(false),

@@ -23,8 +23,9 @@ import { alias, PgView, type PgColumn, type PgTable } from 'drizzle-orm/pg-core'
 import { badRequest } from '../../plugins/http-errors.js';
 import type { Field, Model, Registry } from './model.js';
 import { byMemberName } from './names.js';
+import { liveIn } from './records.js';
 import type { Columns, Ctx, RelationshipSpec, ToManySpec } from './resource.js';
-import { hasNul, INT4_MAX, storableDate } from './values.js';
+import { hasNul, INT4_MAX, isUuid, storableDate } from './values.js';
 
 const MAX_NODES = 100;
 const MAX_DEPTH = 8;
@@ -63,6 +64,9 @@ function coerce(name: string, field: Field, val: unknown): unknown {
       if (!date) throw fail(`"${name}" takes an ISO 8601 date-time`);
       return date;
     }
+    case 'uuid':
+      if (!isUuid(val)) throw fail(`"${name}" takes a UUID`);
+      return val;
     default:
       if (typeof val !== 'string' && typeof val !== 'number') throw fail(`"${name}" takes a string`);
       if (String(val).length > MAX_STRING) throw fail(`value of "${name}" is too long`);
@@ -91,9 +95,15 @@ class FilterCompiler {
     const keys = Object.keys(node);
     const n = node as Record<string, unknown>;
     if (keys.length === 1 && (keys[0] === 'and' || keys[0] === 'or')) {
-      if (!Array.isArray(n[keys[0]]) || (n[keys[0]] as unknown[]).length === 0)
-        throw fail(`"${keys[0]}" takes a non-empty array`);
-      const parts = (n[keys[0]] as unknown[]).map((c) => this.node(model, t, c, depth + 1));
+      const list = n[keys[0]];
+      if (!Array.isArray(list)) throw fail(`"${keys[0]}" takes an array`);
+      // An empty list is no condition, `or` as `and`: flask-rest-jsonapi's filter builds `or_()` of
+      // nothing, which the reference's SQLAlchemy (1.3) renders as no SQL at all, so every record
+      // matches. Clients rely on it: the front end's table routes send `{"or": []}` whenever their
+      // search box is empty (app/mixins/ember-table-route.js, applySearchFilters), the attendees page
+      // (app/routes/events/view/tickets/attendees/list.js) on every load.
+      if (list.length === 0) return sql`true`;
+      const parts = list.map((c) => this.node(model, t, c, depth + 1));
       return (keys[0] === 'and' ? and(...parts) : or(...parts))!;
     }
     if (keys.length === 1 && keys[0] === 'not') return not(this.node(model, t, n.not, depth + 1));
@@ -171,11 +181,14 @@ class FilterCompiler {
   }
 
   /**
-   * `eq` / `ne` on a to-one relationship, with null or an id: like `has`, only records the caller may
-   * see count, so a record linked to one the caller may not see (a draft, a deleted one) is linked to none.
+   * `eq` / `ne` on a to-one relationship, with null or an id (on a to-many, with null): like `has`, only records the
+   * caller may see count, so a record linked to one the caller may not see (a draft, a deleted one) is linked to none.
    */
   private linkage(t: Columns, name: string, rel: RelationshipSpec, op: string, val: unknown): SQL {
-    if (rel.kind !== 'toOne') throw fail(`"${name}" is a to-many relationship: filter it with "has" or "any"`);
+    // On a to-many, `eq null` is "none linked" and `ne null` "some linked": the speakers list's "without session"
+    // tab sends `{"name":"sessions","op":"eq","val":null}` (app/routes/events/view/speakers/list.js:43-50).
+    if (rel.kind !== 'toOne' && !(val === null && (op === 'eq' || op === 'ne')))
+      throw fail(`"${name}" is a to-many relationship: filter it with "has" or "any", or with "eq" or "ne" null`);
     if (op !== 'eq' && op !== 'ne')
       throw fail(`the relationship "${name}" takes "eq" or "ne" with null or an id, or "has" or "any"`);
     const target = this.registry.get(rel.type);
@@ -228,7 +241,7 @@ class FilterCompiler {
 
 /** Conditions making rows of `target` (its columns `tc`, under any alias) live and within the caller's scope. */
 export const visibleIn = (ctx: Ctx, target: Model, tc: Columns) => [
-  target.spec.softDelete ? isNull(tc[target.spec.softDelete]!) : undefined,
+  liveIn(ctx, target, tc),
   target.spec.policy.scope(ctx, tc),
 ];
 

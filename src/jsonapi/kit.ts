@@ -2,7 +2,7 @@
 import type { TObject } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { Db } from '../../plugins/db.js';
-import { forbidden } from '../../plugins/http-errors.js';
+import { forbidden, JsonApiError, unauthorized } from '../../plugins/http-errors.js';
 import { compileFilter } from './filter.js';
 import type { Model, Registry } from './model.js';
 import { alternateParams, IdParams, operation, type OperationOptions } from './openapi-operations.js';
@@ -14,6 +14,8 @@ import type { Writer } from './write.js';
 export interface QuerySchemas {
   list: TObject;
   document: TObject;
+  /** A to-one related route's: a document's, plus the page parameters list clients send (no effect). */
+  toOne: TObject;
   linkage: TObject;
 }
 
@@ -46,6 +48,20 @@ export function newResourceData(request: FastifyRequest) {
   return data;
 }
 
+/**
+ * Whether a read asks for soft-deleted records too (`get_trashed=true`, see `trashedParameter`): only an
+ * administrator may (401 without a login, 403 for anyone else). Writes never do: they act on live records.
+ */
+function asksTrashed(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  if ((request.query as RawQuery | undefined)?.get_trashed !== 'true') return false;
+  const { caller } = request;
+  if (!caller) throw unauthorized('Only administrators read deleted records (get_trashed): log in');
+  if (!caller.isAdmin && !caller.isSuperAdmin)
+    throw new JsonApiError(403, 'Forbidden', 'Only administrators read deleted records', { parameter: 'get_trashed' });
+  return true;
+}
+
 export function routeKit(
   app: FastifyInstance,
   registry: Registry,
@@ -60,7 +76,12 @@ export function routeKit(
     model,
     queries,
     listAllMax,
-    ctx: (request: FastifyRequest, db: Db = app.db): Ctx => ({ caller: request.caller, db, request }),
+    ctx: (request: FastifyRequest, db: Db = app.db): Ctx => ({
+      caller: request.caller,
+      db,
+      request,
+      ...(asksTrashed(request) ? { trashed: true } : {}),
+    }),
     options: ({ params, ...o }) => {
       const options = operation({
         ...o,

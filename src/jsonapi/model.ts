@@ -3,7 +3,7 @@ import { getTableColumns, isNull, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { AttributeSpec, RelationshipSpec, ResourceSpec } from './resource.js';
 
-export type ValueKind = 'integer' | 'number' | 'boolean' | 'string' | 'date-time' | 'other';
+export type ValueKind = 'integer' | 'number' | 'boolean' | 'string' | 'uuid' | 'date-time' | 'other';
 
 /** A readable attribute (or `id`) as the query language sees it. */
 export interface Field {
@@ -32,7 +32,8 @@ export interface Model {
   private: Set<string>;
   /**
    * The private attributes a filter may name: such a condition only ever holds for records whose
-   * private members the caller sees (a speaker's own email), so no query probes the others. Never sortable.
+   * private members the caller sees (a speaker's own email), so no query probes the others; a sort by one orders
+   * only those records.
    */
   privateFields: Map<string, Field>;
   /** Row key -> expression of each computed attribute (`select`). */
@@ -51,7 +52,7 @@ export function valueKind(schema: TSchema): ValueKind {
   const types: unknown[] = Array.isArray(main.type) ? main.type : [main.type];
   const type = types.find((t) => t !== 'null');
   if (type === 'integer' || type === 'number' || type === 'boolean') return type;
-  if (type === 'string') return main.format === 'date-time' ? 'date-time' : 'string';
+  if (type === 'string') return main.format === 'date-time' || main.format === 'uuid' ? main.format : 'string';
   return 'other';
 }
 
@@ -67,7 +68,14 @@ export function buildModel(spec: ResourceSpec): Model {
   const selection: Record<string, PgColumn> = { id };
   const readable: [string, string][] = [];
   const fields = new Map<string, Field>([
-    ['id', { key: 'id', column: id, kind: id.dataType === 'number' ? 'integer' : 'string' }],
+    [
+      'id',
+      {
+        key: 'id',
+        column: id,
+        kind: id.dataType === 'number' ? 'integer' : id.columnType === 'PgUUID' ? 'uuid' : 'string',
+      },
+    ],
   ]);
   const hidden = new Set<string>();
   const privateFields = new Map<string, Field>();

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { negotiate } from './media-type.js';
 import { Registry } from './model.js';
-import { documentQuerySchema, linkageQuerySchema, listQuerySchema } from './query.js';
+import { documentQuerySchema, linkageQuerySchema, listQuerySchema, toOneQuerySchema } from './query.js';
 import { registrySchemas, resourceSchemas } from './resource-schemas.js';
 import type { ResourceSpec } from './resource.js';
 import { routeKit } from './kit.js';
@@ -53,6 +53,7 @@ export default fp(
     const queries = {
       list: listQuerySchema(registry, listAllMax),
       document: documentQuerySchema(registry),
+      toOne: toOneQuerySchema(registry, listAllMax),
       linkage: linkageQuerySchema(),
     };
     // The routes in a scope below the schemas: Fastify builds the validator compiler again (with a copy of every

@@ -26,6 +26,8 @@ export interface SortKey {
   field: Field;
   descending: boolean;
   via?: ToOneSpec;
+  /** A private attribute of the listed resource: its value sorts only the rows whose private members the caller sees. */
+  hidden?: boolean;
 }
 
 export interface ListQuery extends DocumentQuery {
@@ -43,7 +45,8 @@ export type RawQuery = Record<string, string | number | undefined>;
 
 /**
  * Parameters the Open Event front end adds to its reads (its cache service, public pages, builds
- * without caching): accepted on every GET of the engine and ignored.
+ * without caching, and ember-data's `reload` option that its speaker-invite page passes in a query:
+ * app/routes/public/speaker-invite/view-session.js:15): accepted on every GET of the engine and ignored.
  */
 const COMPATIBILITY = Type.Optional(
   Type.String({ maxLength: 100, description: 'accepted for the Open Event front end; no effect' }),
@@ -52,15 +55,33 @@ export const compatibilityParameters: TProperties = {
   cache: COMPATIBILITY,
   public: COMPATIBILITY,
   nocache: COMPATIBILITY,
+  reload: COMPATIBILITY,
 };
 
-/** The querystring of a relationship (linkage) route: the compatibility parameters only. */
-export const linkageQuerySchema = () => Type.Object(compatibilityParameters, { additionalProperties: false });
+/**
+ * `get_trashed=true`: soft-deleted records are read too (with `deleted-at` set), for administrators only;
+ * others are refused (401, 403) rather than answered without them, which would look like the records they
+ * asked for. The reference took it from anyone (a hole, ../shared/reference/open-event-server.md).
+ */
+export const trashedParameter: TProperties = {
+  get_trashed: Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      description:
+        'true: deleted records (of resources with soft deletion) are read too, in the record, its includes, ' +
+        'filters and linkage; administrators only (401 without a login, 403 for others). false: no effect',
+    }),
+  ),
+};
+
+/** The querystring of a relationship (linkage) route: the compatibility parameters and `get_trashed`. */
+export const linkageQuerySchema = () =>
+  Type.Object({ ...compatibilityParameters, ...trashedParameter }, { additionalProperties: false });
 
 /** The querystring of a single-document route: include and sparse fieldsets. */
 export function documentQuerySchema(registry: Registry): TObject {
   const props: Record<string, TSchema> = {
     ...compatibilityParameters,
+    ...trashedParameter,
     include: Type.Optional(
       Type.String({ maxLength: 1000, description: 'comma-separated relationship paths, dotted for nesting' }),
     ),
@@ -76,39 +97,79 @@ export function documentQuerySchema(registry: Registry): TObject {
   return Type.Object(props, { additionalProperties: false });
 }
 
+/** `page[size]` and `page[number]` as a list takes them (`note`: added to their descriptions). */
+function pageParameters(listAllMax: number, note = ''): TProperties {
+  return {
+    'page[size]': Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: listAllMax,
+        description:
+          `records per page (default ${DEFAULT_PAGE_SIZE}); 0: every matching record in one page, ` +
+          `refused (400) when more than ${listAllMax} match${note}`,
+      }),
+    ),
+    'page[number]': Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 10_000_000, description: `1-based page number${note}` }),
+    ),
+  };
+}
+
+/** `sort` and `filter` as a list takes them (`note`: added to their descriptions). */
+function sortFilterParameters(note = ''): TProperties {
+  return {
+    sort: Type.Optional(
+      Type.String({
+        maxLength: 500,
+        description:
+          'comma-separated attribute names, or a to-one relationship and an attribute of its record ' +
+          `(\`event.starts-at\`); a leading "-" sorts descending${note}`,
+      }),
+    ),
+    filter: Type.Optional(
+      Type.String({
+        maxLength: 10_000,
+        description:
+          'JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ' +
+          'ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne ' +
+          `with null or an id${note}`,
+      }),
+    ),
+  };
+}
+
+/**
+ * `page[...]`, `sort` and `filter` where one record answers (`what`): checked as a list checks them, and
+ * without effect, as the reference's detail routes ignored them.
+ */
+export function ignoredListParameters(listAllMax: number, what: string): TProperties {
+  const note = `; accepted as lists take it, no effect on ${what}`;
+  return { ...pageParameters(listAllMax, note), ...sortFilterParameters(note) };
+}
+
+/**
+ * The querystring of a to-one related route (`/v1/events/{id}/speakers-call`): a single document's, and
+ * the page, sort and filter parameters, accepted as a list takes them and without effect on the one record.
+ * The front end reads some to-one relationships with its list query (`event.query('speakersCall',
+ * {'page[size]': 0})`, app/routes/events/view/index.js; the reference's blueprint reads an event's copyright
+ * and tax with `sort` and `filter=[]`), which the reference's detail routes ignored.
+ */
+export function toOneQuerySchema(registry: Registry, listAllMax: number): TObject {
+  return Type.Object(
+    {
+      ...ignoredListParameters(listAllMax, 'the one related record'),
+      ...documentQuerySchema(registry).properties,
+    },
+    { additionalProperties: false },
+  );
+}
+
 /** The querystring of a list route: pagination, sort, filter, include, sparse fieldsets. */
 export function listQuerySchema(registry: Registry, listAllMax: number): TObject {
   return Type.Object(
     {
-      'page[size]': Type.Optional(
-        Type.Integer({
-          minimum: 0,
-          maximum: listAllMax,
-          description:
-            `records per page (default ${DEFAULT_PAGE_SIZE}); 0: every matching record in one page, ` +
-            `refused (400) when more than ${listAllMax} match`,
-        }),
-      ),
-      'page[number]': Type.Optional(
-        Type.Integer({ minimum: 1, maximum: 10_000_000, description: '1-based page number' }),
-      ),
-      sort: Type.Optional(
-        Type.String({
-          maxLength: 500,
-          description:
-            'comma-separated attribute names, or a to-one relationship and an attribute of its record ' +
-            '(`event.starts-at`); a leading "-" sorts descending',
-        }),
-      ),
-      filter: Type.Optional(
-        Type.String({
-          maxLength: 10_000,
-          description:
-            'JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ' +
-            'ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne ' +
-            'with null or an id',
-        }),
-      ),
+      ...pageParameters(listAllMax),
+      ...sortFilterParameters(),
       ...documentQuerySchema(registry).properties,
     },
     { additionalProperties: false },
@@ -161,6 +222,8 @@ function sortField(registry: Registry, model: Model, name: string): Omit<SortKey
   const [first, attribute, ...rest] = name.split('.');
   const own = byMemberName(model.fields, first!);
   if (attribute === undefined && own) return { field: own };
+  const hidden = attribute === undefined ? byMemberName(model.privateFields, first!) : undefined;
+  if (hidden) return { field: hidden, hidden: true };
   const rel = byMemberName(model.relationships, first!);
   if (rel?.kind !== 'toOne' || attribute === undefined || rest.length > 0)
     throw badRequest(
@@ -187,8 +250,11 @@ function parseSort(registry: Registry, model: Model, raw: string | undefined): S
  * as null). A unique tiebreaker keeps pages stable when sort keys repeat values.
  */
 export function orderBy(ctx: Ctx, registry: Registry, model: Model, keys: SortKey[]): SQL[] {
-  const order = keys.map(({ field, descending, via }, i) => {
+  const order = keys.map(({ field, descending, via, hidden }, i) => {
     let value: SQL | Field['column'] = field.column;
+    // Null for the rows whose private members the caller does not see: their order reveals nothing of the value.
+    if (hidden)
+      value = sql`(case when coalesce((${model.spec.policy.seesPrivate!(ctx, model.columns)}), false) then ${field.column} end)`;
     if (via) {
       const { table, tc, conditions } = relatedSource(ctx, registry, model.columns, via, `s${i + 1}`);
       const column = tc[field.key]!;

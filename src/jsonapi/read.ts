@@ -15,12 +15,15 @@ import { notFound } from '../../plugins/http-errors.js';
 import { columnsOf, visibleIn } from './filter.js';
 import type { Model, Registry } from './model.js';
 import { orderBy, type DocumentQuery, type Fieldsets, type IncludeTree, type ListQuery } from './query.js';
-import { joinOf, namedRow, visible } from './records.js';
+import { joinOf, liveIn, namedRow, visible } from './records.js';
 import type { Columns, Ctx, RelationshipSpec, Row, ToManySpec } from './resource.js';
 
 export const API_PREFIX = '/v1';
 
-export const selfLink = (model: Model, id: unknown) => `${API_PREFIX}/${model.spec.path}/${id}`;
+/** The path of a record's self link under /v1, `{id}` standing for its id (see ResourceSpec.self). */
+const selfPath = (model: Model) => model.spec.self ?? `${model.spec.path}/{id}`;
+
+export const selfLink = (model: Model, id: unknown) => `${API_PREFIX}/${selfPath(model).replace('{id}', String(id))}`;
 
 /** Identifier names of the statement's common table expressions and row aliases. */
 const ident = (name: string) => sql.identifier(name);
@@ -74,10 +77,7 @@ function linkageJson(st: Statement, t: Columns, rel: RelationshipSpec, names = f
   const target = st.registry.get(rel.type);
   const { table, tc, name } = st.alias(target);
   const allowed = names
-    ? [
-        target.spec.softDelete ? sql`${tc[target.spec.softDelete]!} is null` : undefined,
-        (target.spec.policy.linkable ?? target.spec.policy.scope)(ctx, tc),
-      ]
+    ? [liveIn(ctx, target, tc), (target.spec.policy.linkable ?? target.spec.policy.scope)(ctx, tc)]
     : visibleIn(ctx, target, tc);
   const conditions = and(...allowed, rel.where?.(ctx, tc));
   const identifier = concat(identifierJson(target, tc.id!));
@@ -111,7 +111,7 @@ function linkageJson(st: Statement, t: Columns, rel: RelationshipSpec, names = f
 function toOneColumnLinkage(st: Statement, link: Model['links'][number]): Piece[] {
   const target = link.target!;
   const policy = target.spec.policy;
-  const allowed = and(target.live, (policy.linkable ?? policy.scope)(st.ctx, target.columns));
+  const allowed = and(liveIn(st.ctx, target), (policy.linkable ?? policy.scope)(st.ctx, target.columns));
   let id = allowed
     ? sql`(select ${target.id} from ${target.table} where ${target.id} = ${link.column} and ${allowed})`
     : sql`${link.column}`;
@@ -213,7 +213,7 @@ function resourceJson(st: Statement, model: Model, rendering: Rendering): SQL {
   const only = rendering.fields.get(model.type);
   const wanted = (name: string) => !only || only.has(name);
   const args: SQL[] = [idArgument(model), attributesJson(ctx, model, only)];
-  const path = `${`${API_PREFIX}/${model.spec.path}/`.replace(/%/g, '%%')}%1$s`;
+  const path = `${API_PREFIX}/${selfPath(model)}`.replace(/%/g, '%%').replace('{id}', '%1$s');
   const members: string[] = [];
   const loaded = rendering.loaded.get(model.type);
   for (const [relationship, rel] of model.relationships) {

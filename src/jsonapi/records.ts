@@ -1,10 +1,10 @@
 /** Conditions that name records and decide which ones a caller may see or name: shared by reads and writes. */
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { notFound } from '../../plugins/http-errors.js';
 import type { Model } from './model.js';
-import type { Ctx, Row, ToManySpec } from './resource.js';
-import { hasNul, integerId } from './values.js';
+import type { Columns, Ctx, Row, ToManySpec } from './resource.js';
+import { hasNul, integerId, isUuid } from './values.js';
 
 /**
  * `column = ANY($1)` with the ids as one array parameter: the SQL text stays the same whatever the
@@ -24,15 +24,25 @@ export function constant(value: string): SQL {
   return sql.raw(`'${value}'`);
 }
 
+/**
+ * The condition making rows of a soft-deleting `model` (its columns `t`, under any alias) live: none
+ * when the read asks for deleted records too (`Ctx.trashed`, administrators only).
+ */
+export function liveIn(ctx: Ctx, model: Model, t: Columns = model.columns): SQL | undefined {
+  const { softDelete } = model.spec;
+  if (!softDelete || ctx.trashed) return undefined;
+  return t === model.columns ? model.live : isNull(t[softDelete]!);
+}
+
 /** Rows of `model` the caller may see: live (not soft-deleted) and within the policy's scope. */
 export function visible(ctx: Ctx, model: Model, ...extra: (SQL | undefined)[]): SQL | undefined {
-  return and(model.live, model.spec.policy.scope(ctx, model.columns), ...extra);
+  return and(liveIn(ctx, model), model.spec.policy.scope(ctx, model.columns), ...extra);
 }
 
 /** Rows of `model` a write may link to and a relationship endpoint may name (see Policy.linkable). */
 export function linkable(ctx: Ctx, model: Model, ...extra: (SQL | undefined)[]): SQL | undefined {
   const { policy } = model.spec;
-  return and(model.live, (policy.linkable ?? policy.scope)(ctx, model.columns), ...extra);
+  return and(liveIn(ctx, model), (policy.linkable ?? policy.scope)(ctx, model.columns), ...extra);
 }
 
 /** The join table's columns by key, and the condition its fixed values (a role) add. */
@@ -44,7 +54,9 @@ export function joinOf(through: NonNullable<ToManySpec['through']>) {
 
 /** A path id as the id column stores it, or a 404 for anything that cannot be an id. */
 export function parseId(model: Model, raw: string): number | string {
-  if (model.fields.get('id')!.kind !== 'integer') return raw;
+  const { kind } = model.fields.get('id')!;
+  if (kind === 'uuid' && !isUuid(raw)) throw notFound();
+  if (kind !== 'integer') return raw;
   const id = integerId(raw);
   if (id === undefined) throw notFound();
   return id;
@@ -66,7 +78,7 @@ export function keyCondition(model: Model, raw: string): SQL {
  * `existsFor` (rows that do not exist for the caller answer 404 like rows that do not exist).
  */
 export const namedRow = (ctx: Ctx, model: Model, rawId: string): SQL | undefined =>
-  and(keyCondition(model, rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns));
+  and(keyCondition(model, rawId), liveIn(ctx, model), model.spec.policy.existsFor?.(ctx, model.columns));
 
 /**
  * The live row a path names, or 404; also 404 for rows that do not exist for the caller (the policy's

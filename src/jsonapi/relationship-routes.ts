@@ -113,7 +113,7 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
         summary: `The ${name} of a ${spec.type}`,
         description: `The related ${target.type}, or null.`,
         params: true,
-        querystring: kit.queries.document,
+        querystring: kit.queries.toOne,
         success: {
           200: Type.Union([Type.Ref(targetIds.document), Type.Ref('NullDocument')], {
             description: `The ${target.type}, or data null`,
@@ -159,7 +159,7 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
         () => listQueryOf(kit, ctx, target, raw),
         async () => {
           await checksFirst(ctx, request)();
-          target.spec.policy.list(ctx);
+          (target.spec.policy.listRelated ?? target.spec.policy.list)(ctx);
         },
       );
       const found = await readList(ctx, registry, target, query, {
@@ -168,7 +168,7 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
         rel,
       });
       await parentChecks(kit, ctx, rel, found.parent!);
-      target.spec.policy.list(ctx);
+      (target.spec.policy.listRelated ?? target.spec.policy.list)(ctx);
       return listDocument(found, query, `${selfLink(model, found.parent!.id)}/${name}`, raw);
     },
   );

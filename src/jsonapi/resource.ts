@@ -15,6 +15,11 @@ export interface Ctx {
    * is what is committed, so lookups may come from the process's memos (see ReadCache.memo).
    */
   unwritten?: boolean;
+  /**
+   * An administrator's read asked for soft-deleted records too (`get_trashed=true`): no condition of the
+   * read's statement hides a row for being deleted (see `liveIn`), its includes, filters and linkage included.
+   */
+  trashed?: boolean;
 }
 
 /** Column key -> column of the table, or of an alias of it inside a subquery. */
@@ -34,14 +39,15 @@ export interface AttributeSpec {
   /** Appears in responses but is refused in requests. */
   readOnly?: boolean;
   /**
-   * Returned only to callers the policy's `seesPrivate` admits for that row; never sortable, and a
-   * filter on it holds only for the rows whose private members the caller sees, so no query can probe it.
+   * Returned only to callers the policy's `seesPrivate` admits for that row; a filter on it holds, and a sort
+   * by it orders, only the rows whose private members the caller sees (the others sort as null), so no query
+   * can probe it.
    */
   private?: boolean;
   /** Accepted in requests, never read, filtered, sorted or returned. */
   writeOnly?: boolean;
-  /** Turns a written value into column values (for example a password into its hash). */
-  write?: (value: unknown) => Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** Turns a written value into column values (for example a password into its hash); `wire` names the attribute. */
+  write?: (value: unknown, wire: string) => Promise<Record<string, unknown>> | Record<string, unknown>;
   /**
    * Instead of `column`: a value computed from the record (`t`: its table's columns) in the statement
    * that reads it, such as a flag from other tables. Must be read-only; never filterable or sortable.
@@ -134,6 +140,8 @@ export interface Policy {
   /** Rows whose `private` attributes the caller may see (required when any attribute is private). */
   seesPrivate?(ctx: Ctx, t: Columns): SQL;
   list(ctx: Ctx): void;
+  /** Checks a list of the records related to another one (`/v1/events/1/coorganizers`); defaults to `list`. */
+  listRelated?(ctx: Ctx): void;
   /**
    * Checks a read of one record (and of the records related to it). Declare the `row` parameter only
    * when the rule looks at it: a rule declared without it gets the row's id alone, and its reads
@@ -170,6 +178,14 @@ export interface ResourceSpec {
   alternateKey?: string;
   /** Further collection path segments that serve the detail routes too (renamed paths clients still call). */
   aliases?: string[];
+  /**
+   * The routes of its own (default: all). Computed records nobody writes have fewer: `read`, the list and
+   * record reads; `list`, the list alone (reports); `none`, none: its records are read through another
+   * resource's relationship (an event's statistics at `/v1/events/{id}/general-statistics`), as `self` names.
+   */
+  routes?: 'read' | 'list' | 'none';
+  /** A record's self link under /v1 when it is not `<path>/{id}`; `{id}` stands for the record's id. */
+  self?: string;
   /** Column key of a soft-delete timestamp: DELETE sets it and every read hides such rows. */
   softDelete?: string;
   attributes: Record<string, AttributeSpec>;

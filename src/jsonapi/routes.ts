@@ -19,11 +19,12 @@ export function registerResourceRoutes(kit: RouteKit) {
   const { spec } = model;
   const ids = componentIds(model);
   const base = `${API_PREFIX}/${spec.path}`;
+  if (spec.routes === 'none') return;
 
   app.get(
     base,
     kit.options({
-      operationId: `list${pascal(spec.path)}`,
+      operationId: `list${pascal(spec.path.replaceAll('/', '-'))}`,
       summary: `List ${spec.path}`,
       description: `Pages of ${spec.path} with sort, filter, include and sparse fieldsets. ${spec.description}`,
       querystring: kit.queries.list,
@@ -38,6 +39,12 @@ export function registerResourceRoutes(kit: RouteKit) {
       return listDocument(await readList(ctx, registry, model, query, { filter }), query, base, raw);
     },
   );
+  if (spec.routes === 'list') return;
+  if (spec.routes === 'read') {
+    registerRecordRoutes(kit, spec.path, '', true);
+    registerRelationshipRoutes(kit);
+    return;
+  }
 
   app.post(
     base,
@@ -63,8 +70,8 @@ export function registerResourceRoutes(kit: RouteKit) {
   registerViewRoutes(kit);
 }
 
-/** GET, PATCH and DELETE of one record under `/v1/<segment>/{id}`. */
-function registerRecordRoutes(kit: RouteKit, segment: string, suffix: string) {
+/** GET, PATCH and DELETE of one record under `/v1/<segment>/{id}` (GET alone for a record nobody writes). */
+function registerRecordRoutes(kit: RouteKit, segment: string, suffix: string, readOnly = false) {
   const { app, registry, model } = kit;
   const { spec } = model;
   const ids = componentIds(model);
@@ -95,6 +102,7 @@ function registerRecordRoutes(kit: RouteKit, segment: string, suffix: string) {
       return recordDocument(found, selfLink(model, found.row.id));
     },
   );
+  if (readOnly) return;
 
   app.patch(
     path,

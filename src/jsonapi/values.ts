@@ -9,6 +9,10 @@ export function integerId(raw: unknown): number | undefined {
   return n >= 1 && n <= INT4_MAX ? n : undefined;
 }
 
+/** A UUID as PostgreSQL's `uuid` reads it (the ids of tasks): anything else fails the statement. */
+export const isUuid = (raw: unknown): raw is string =>
+  typeof raw === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw);
+
 /** True when a string anywhere in the value holds a NUL character, which PostgreSQL text and jsonb refuse. */
 export const hasNul = (value: unknown): boolean =>
   typeof value === 'string'

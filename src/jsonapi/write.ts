@@ -28,7 +28,7 @@ export async function attributeValues(model: Model, attributes: Record<string, u
   for (const [wire, value] of Object.entries(attributes)) {
     if (hasNul(value)) throw unprocessable('Text must not contain NUL characters', `/data/attributes/${wire}`);
     const attr = model.spec.attributes[wire]!;
-    if (attr.write) Object.assign(values, await attr.write(value));
+    if (attr.write) Object.assign(values, await attr.write(value, wire));
     else if (typeof value === 'string' && valueKind(attr.schema) === 'date-time')
       values[attr.column!] = dateValue(wire, value);
     else values[attr.column!] = value;

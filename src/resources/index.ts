@@ -12,9 +12,12 @@ import { microlocationResource } from './microlocations/index.js';
 import { orderResource } from './orders/index.js';
 import { pageResource } from './pages/index.js';
 import { roleInviteResource } from './role-invites/index.js';
+import orderRoutes from './orders/routes.js';
 import roleInviteRoutes from './role-invites/routes.js';
 import { roleResource } from './roles/index.js';
 import sessionRoutes from './sessions/routes.js';
+import ticketAvailabilityRoute from './tickets/availability.js';
+import attendeeStateRoute from './attendees/states.js';
 import { sessionTypeResource } from './session-types/index.js';
 import { sessionResource } from './sessions/index.js';
 import { socialLinkResource } from './social-links/index.js';
@@ -36,6 +39,16 @@ import hasStreamsRoute from './video-streams/has-streams.js';
 import { groupResource } from './groups/index.js';
 import { userFollowGroupResource } from './user-follow-groups/index.js';
 import { usersEventsRoleResource } from './users-events-roles/index.js';
+import { eventStatisticsGeneralResource } from './statistics/event-statistics-general.js';
+import { orderStatisticsEventResource } from './statistics/order-statistics-event.js';
+import { orderStatisticsTicketResource } from './statistics/order-statistics-ticket.js';
+import { importJobResource } from './import-jobs/index.js';
+import {
+  adminSalesByEventsResource,
+  adminSalesByOrganizersResource,
+  adminSalesFeesResource,
+} from './admin-sales/index.js';
+import adminSalesRoutes from './admin-sales/routes.js';
 
 /** Every JSON:API resource of the event service. */
 export const resources: ResourceSpec[] = [
@@ -70,6 +83,13 @@ export const resources: ResourceSpec[] = [
   roleResource,
   usersEventsRoleResource,
   roleInviteResource,
+  eventStatisticsGeneralResource,
+  orderStatisticsEventResource,
+  orderStatisticsTicketResource,
+  importJobResource,
+  adminSalesByEventsResource,
+  adminSalesByOrganizersResource,
+  adminSalesFeesResource,
 ];
 
 /**
@@ -79,7 +99,17 @@ export const resources: ResourceSpec[] = [
 export const resourceRoutesFace: Face = {
   tags: [],
   async routes(app, options) {
-    for (const routes of [sessionRoutes, checkEmailRoute, speakerInviteRoutes, hasStreamsRoute, roleInviteRoutes])
+    for (const routes of [
+      sessionRoutes,
+      checkEmailRoute,
+      speakerInviteRoutes,
+      hasStreamsRoute,
+      roleInviteRoutes,
+      orderRoutes,
+      ticketAvailabilityRoute,
+      attendeeStateRoute,
+      adminSalesRoutes,
+    ])
       await app.register(routes, options);
   },
 };

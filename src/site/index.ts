@@ -4,6 +4,7 @@
  */
 import type { Face } from '../face.js';
 import adminStatisticsRoutes from './admin-statistics/index.js';
+import eventKindStatisticsRoutes from './admin-statistics/event-kinds.js';
 import sendReceiptRoute from './send-receipt/index.js';
 import settingsRoutes from './settings/index.js';
 
@@ -16,6 +17,7 @@ export const siteFace: Face = {
     { name: 'Admin statistics', description: 'Counts for the administration dashboard; administrators only.' },
   ],
   async routes(app, options) {
-    for (const routes of [settingsRoutes, adminStatisticsRoutes, sendReceiptRoute]) await app.register(routes, options);
+    for (const routes of [settingsRoutes, adminStatisticsRoutes, eventKindStatisticsRoutes, sendReceiptRoute])
+      await app.register(routes, options);
   },
 };

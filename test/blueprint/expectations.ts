@@ -216,6 +216,12 @@ export const KNOWN_MEMBER_DIFFERENCES: KnownMemberDifference[] = [
   },
   {
     kind: 'mistake of the example',
+    transactions: /^Events > Event Details > Update Event$/,
+    path: /^data\.attributes\.timezone$/,
+    why: 'the example sends `Asia/Kolkata` and answers `Asia/Calcutta`, the same zone by its old name',
+  },
+  {
+    kind: 'mistake of the example',
     transactions: /^Pages > Page Collection > Page Sizes$/,
     path: /^data/,
     why: 'the example of the list of pages is a list of image sizes',

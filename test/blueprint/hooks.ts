@@ -101,6 +101,11 @@ export const BEFORE: Record<string, (w: BlueprintWorld) => Promise<Prepared>> = 
   'Authentication > Token Refresh > Access Token Refresh for mobile': async (w) => ({
     token: (await loginPair(w)).refresh_token,
   }),
+  // The hooks' fresh database has the event published; Update Event, replayed before, made the world's a private draft.
+  'Events > Upcoming Events Collection > List All Upcoming Events': async (w) => {
+    await w.app.sql`update events set state = 'published', privacy = 'public' where id = ${Number(w.id('events'))}`;
+    return {};
+  },
   // Logging out ends a login: one of its own, not the token every other example carries.
   'Authentication > Logout > Logout': async (w) => ({ token: (await loginPair(w)).access_token }),
   // The hooks' fresh database had no account with the example's address: the login account gives it up.

@@ -4,7 +4,7 @@
  * adds names what it waits for; the suite still opens it and reports it apart.
  */
 import type { PageProblems, ProvokedAnswer } from '../helpers/front-end-browser.js';
-import type { FrontEndWorld } from '../helpers/front-end-world.js';
+import { type FrontEndWorld, ROLE_INVITE_TOKEN } from '../helpers/front-end-world.js';
 
 export type Role = 'anonymous' | 'admin' | 'organizer' | 'coorganizer' | 'speaker' | 'attendee';
 
@@ -90,11 +90,10 @@ export function routeVisits(w: FrontEndWorld): RouteVisit[] {
       visit('anonymous', 'oauth', '/oauth/callback?code=not-a-code&provider=facebook'),
       'POST',
       /^\/v1\/auth\/oauth\/login\/facebook\b/,
-      422,
+      // No OAuth provider can be reached from here; the made-up code goes nowhere.
+      400,
     ),
     visit('anonymous', 'public.cfs.index', `/e/${e}/cfs/${w.speakersCallHash}`),
-    visit('anonymous', 'public.sessions.user.view', `/e/${e}/schedule/user/${w.speaker.id}`),
-    visit('anonymous', 'public.session.view.user.view', `/e/${e}/session/${w.session}/user/${w.speaker.id}`),
     visit('anonymous', 'public.exhibition.view', `/e/${e}/exhibition/1`, TOOLS),
     visit('anonymous', 'public.exhibition.video', `/e/${e}/exhibition/1/video`, TOOLS),
     provoking(visit('anonymous', 'verify', '/verify?token=not-a-token'), 'POST', /^\/v1\/auth\/verify-email\b/, 400),
@@ -113,7 +112,9 @@ export function routeVisits(w: FrontEndWorld): RouteVisit[] {
     visit('attendee', 'my-groups.list', '/my-groups/list'),
     visit('attendee', 'my-groups.following', '/my-groups/following'),
     visit('attendee', 'group-invites', '/group-invites', TOOLS),
-    provoking(visit('attendee', 'role-invites', '/role-invites'), 'POST', /^\/v1\/role_invites\/user\b/, 422),
+    // The invite's mailed link: the invitee, logged in, accepts and lands on the event's dashboard.
+    visit('attendee', 'role-invites', `/role-invites?token=${ROLE_INVITE_TOKEN}`),
+    visit('attendee', 'orders.new', `/orders/${w.openOrderIdentifier}/new`),
     visit('attendee', 'orders.view', `/orders/${w.orderIdentifier}/view`),
     visit('attendee', 'orders.pending', `/orders/${w.orderIdentifier}/pending`),
     visit('attendee', 'orders.expired', `/orders/${w.orderIdentifier}/expired`),
@@ -127,10 +128,12 @@ export function routeVisits(w: FrontEndWorld): RouteVisit[] {
       `/video-streams/${w.videoStream}/translation-channels`,
       TOOLS,
     ),
-    visit('attendee', 'orders.new', `/orders/${w.openOrderIdentifier}/new`),
     visit('attendee', 'logout', '/logout'),
   ];
   const speaker = [
+    // A user's own schedule (the sessions they marked; favourites are private to their user and the organizers).
+    visit('speaker', 'public.sessions.user.view', `/e/${e}/schedule/user/${w.speaker.id}`),
+    visit('speaker', 'public.session.view.user.view', `/e/${e}/session/${w.session}/user/${w.speaker.id}`),
     visit('speaker', 'my-sessions.list', '/my-sessions/upcoming'),
     visit('speaker', 'my-sessions.list', '/my-sessions/past'),
     visit('speaker', 'public.cfs.index', `/e/${e}/cfs`),

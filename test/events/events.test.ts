@@ -73,6 +73,8 @@ const RELATIONSHIPS = [
   'role-invites',
   'roles',
   'track-organizers',
+  'general-statistics',
+  'order-statistics',
 ].sort();
 const ids = (res: { body: { data: { id: string }[] } }) =>
   res.body.data.map((d) => d.id).sort((a, b) => Number(a) - Number(b));

@@ -175,8 +175,10 @@ t.test(
       (filterOptions[1] as { or: { name: string }[] }).or.map((c) => c.name),
       ['first-name', 'last-name', 'email'],
     );
-    // The route also sends include=events and get_trashed=true, which this service does not have yet; left out.
-    const query = applySortFilters({ filter: filterOptions, 'page[size]': 10, 'page[number]': 1 }, params);
+    const query = applySortFilters(
+      { include: 'events', get_trashed: true, filter: filterOptions, 'page[size]': 10, 'page[number]': 1 },
+      params,
+    );
     const res = await frontEnd(base, cast.admin.token).adapter('GET', '/v1/users', { query });
     t.equal(res.status, 200);
     t.strictSame(

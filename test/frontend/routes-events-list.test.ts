@@ -2,11 +2,11 @@
  * open-event-frontend `app/routes/events/list.js:27-93`: "My events" is
  * `authManager.currentUser.query('events', {filter, 'page[size]', 'page[number]'})` (ember-data-has-many-query:
  * a GET of the `links.related` of the user's `events` relationship with the query), one tab per state:
- * live (published, not ended), past and draft. (Its `include` of general-statistics, roles and tickets
- * names resources of part 2.) Every event the user holds a role in, once.
+ * live (published, not ended), past and draft, each with `include: 'general-statistics,roles.role,roles.user,tickets'`.
+ * Every event the user holds a role in, once; the statistics of those the user owns, organizes or coorganizes.
  */
 import t from 'tap';
-import { buildTestApp } from '../helpers/app.js';
+import { buildTestApp, call } from '../helpers/app.js';
 import { create, createCast, eventAttributes } from '../helpers/events.js';
 import { frontEnd, listening } from '../helpers/front-end-client.js';
 
@@ -90,4 +90,65 @@ t.test("another user's events are theirs alone", async (t) => {
     own.body.data.map((e: { id: string }) => e.id),
     [theirs],
   );
+});
+
+t.test('the include the route sends: statistics of the events the user manages, roles, tickets', async (t) => {
+  // A track organizer of the live event sees it listed, without its statistics.
+  const added = await call(app, {
+    method: 'POST',
+    url: `/v1/events/${live}/relationships/track-organizers`,
+    token: cast.owner.token,
+    body: { data: [{ type: 'user', id: cast.speaker.id }] },
+  });
+  t.equal(added.status, 200);
+  await create(
+    app,
+    cast.owner.token,
+    'sessions',
+    'session',
+    { title: 'Keynote', state: 'accepted' },
+    {
+      event: { data: { type: 'event', id: live } },
+    },
+  );
+  await create(
+    app,
+    cast.owner.token,
+    'tickets',
+    'ticket',
+    { name: 'Entry', quantity: 10, 'sales-starts-at': now(), 'sales-ends-at': '2031-01-01T00:00:00Z' },
+    { event: { data: { type: 'event', id: live } } },
+  );
+  const include = 'general-statistics,roles.role,roles.user,tickets';
+  for (const [user, who, sees] of [
+    [cast.owner, 'owner', true],
+    [cast.organizer, 'organizer', true],
+    [cast.speaker, 'track organizer', false],
+  ] as const) {
+    const res = await frontEnd(base, user.token).adapter('GET', `/v1/users/${user.id}/events`, {
+      query: { include, filter: TABS.live, 'page[size]': 10, 'page[number]': 1 },
+    });
+    t.equal(res.status, 200, `${who}: 200`);
+    const [event] = res.body.data;
+    t.equal(event.id, live);
+    const included = (type: string) => res.body.included.filter((r: { type: string }) => r.type === type);
+    t.strictSame(
+      event.relationships['general-statistics'].data,
+      sees ? { type: 'event-statistics-general', id: live } : null,
+      `${who}: the statistics linked`,
+    );
+    t.strictSame(
+      included('event-statistics-general').map((r: { id: string; attributes: Record<string, unknown> }) => [
+        r.id,
+        r.attributes.sessions,
+        r.attributes['sessions-accepted'],
+        r.attributes.sponsors,
+      ]),
+      sees ? [[live, 1, 1, 0]] : [],
+      `${who}: the statistics included`,
+    );
+    t.equal(included('ticket').length, 1, `${who}: the ticket`);
+    t.ok(included('users-events-role').length > 0, `${who}: the roles`);
+    t.ok(included('role').length > 0, `${who}: their role names`);
+  }
 });

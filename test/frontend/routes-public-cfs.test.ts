@@ -11,6 +11,7 @@ import t from 'tap';
 import { buildTestApp } from '../helpers/app.js';
 import { buildWorld, create, eventAttributes } from '../helpers/events.js';
 import { frontEnd, listening } from '../helpers/front-end-client.js';
+import { SESSION_ATTRIBUTES, saved } from '../helpers/front-end-session.js';
 
 const { app } = await buildTestApp(t);
 const world = await buildWorld(app);
@@ -52,49 +53,6 @@ const SPEAKER_ATTRIBUTES = [
   'complex-field-values',
   'speaker-positions',
 ];
-
-/**
- * app/models/session.js:15-48, in order: every attr (none is readOnly), average-rating and
- * favourite-count among them (numbers the server computes; the front end sends back what it read).
- */
-const SESSION_ATTRIBUTES = [
-  'title',
-  'subtitle',
-  'starts-at',
-  'ends-at',
-  'short-abstract',
-  'long-abstract',
-  'language',
-  'level',
-  'comments',
-  'state',
-  'website',
-  'twitter',
-  'facebook',
-  'github',
-  'gitlab',
-  'linkedin',
-  'instagram',
-  'slides',
-  'video-url',
-  'audio-url',
-  'signup-url',
-  'send-email',
-  'mastodon',
-  'is-locked',
-  'is-mail-sent',
-  'created-at',
-  'deleted-at',
-  'submitted-at',
-  'last-modified-at',
-  'complex-field-values',
-  'average-rating',
-  'favourite-count',
-];
-
-/** The record as ember-data holds it after reading `attributes`: the model's attrs, unset ones as null. */
-const saved = (names: string[], attributes: Record<string, unknown>) =>
-  Object.fromEntries(names.map((n) => [n, attributes[n] ?? null]));
 
 t.test('a user submits a speaker and a session; the organizer accepts it', async (t) => {
   const user = cast.other;

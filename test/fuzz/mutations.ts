@@ -153,7 +153,7 @@ const LIST_QUERIES: [string, string][] = [
   ['filter', '[{"name":"$attr","op":"lt","val":"not a date"}]'],
   ['filter', '[{"name":"$attr","op":"eq","val":"\u0000"}]'],
   ['filter', '[{"name":"$attr","op":"eq","val":1e308}]'],
-  ['filter', '[{"or":[]}]'],
+  ['filter', '[{"or":{}}]'],
   ['filter', '[{"name":"$rel","op":"has","val":"x"}]'],
   ['filter', '[{"name":"$rel","op":"any","val":{"name":"nope","op":"eq","val":1}}]'],
   ['filter', '[{"name":"$attr","op":"eq","val":1,"extra":2}]'],

@@ -71,6 +71,10 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
   const [notification] = await app.sql<
     { id: number }[]
   >`insert into notifications (user_id, title, message) values (${Number(cast.owner.id)}, 'Import done', 'Your event was imported') returning id`;
+  // An import job as the import leaves its task (the fuzzer's imports would run no job).
+  const [importTask] = await app.sql<
+    { id: string }[]
+  >`insert into tasks (kind, user_id, state, result) values ('import', ${Number(cast.owner.id)}, 'FAILURE', '{"message":"No event"}') returning id`;
   const invite = await create(
     app,
     cast.owner.token,
@@ -246,6 +250,11 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     ['role', ['organizer', 'owner']],
     ['users-events-role', heldRoles.map((r) => String(r.id))],
     ['role-invite', [invite]],
+    ['import-job', [importTask!.id]],
+    // The statistics of an event and of a ticket have its id.
+    ['event-statistics-general', records((r) => r.event)],
+    ['order-statistics-event', records((r) => r.event)],
+    ['order-statistics-ticket', tickets],
   ]);
   return {
     world,

@@ -198,10 +198,10 @@ export class FrontEndTab {
   }
 
   /** Resolves when no API request has been in flight for `quietMs`, or after `maxMs`. */
-  async settled(quietMs = 400, maxMs = 15000): Promise<void> {
+  async settled(quietMs = 300, maxMs = 15000): Promise<void> {
     const start = Date.now();
     while (Date.now() - start < maxMs) {
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 50));
       if (this.inFlight === 0 && Date.now() - this.lastActivity >= quietMs) return;
     }
   }
@@ -244,7 +244,12 @@ export class FrontEndTab {
       this.page.waitForResponse((r) => r.url() === `${this.api}/auth/session`),
       this.page.click('form button[type="submit"]'),
     ]);
-    await this.page.waitForFunction(() => !location.pathname.startsWith('/login'), undefined, { timeout: 15000 });
+    await this.page
+      .waitForFunction(() => !location.pathname.startsWith('/login'), undefined, { timeout: 15000 })
+      .catch(async () => {
+        const shown = await this.page.locator('.ui.negative.message').allTextContents();
+        throw new Error(`${email} stays on the login page: ${shown.join(' ')} ${JSON.stringify(this.take())}`);
+      });
     await this.settled();
   }
 }

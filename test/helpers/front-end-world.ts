@@ -21,6 +21,9 @@ export const SESSION_STATES = [
   'withdrawn',
 ] as const;
 
+/** The token of the role invite's mailed link (the mail itself is not sent: the test app runs no workers). */
+export const ROLE_INVITE_TOKEN = 'front-end-world-role-invite-token';
+
 export interface FrontEndWorld {
   admin: TestUser;
   organizer: TestUser;
@@ -192,6 +195,28 @@ export async function seedFrontEndWorld(app: FastifyInstance): Promise<FrontEndW
     { email: speaker!.email, status: 'pending' },
     { ...of, session: rel('session', invitedTo) },
   );
+  // The speaker's schedule (the sessions they marked), shared at /e/{event}/schedule/user/{id}.
+  await create(
+    app,
+    speaker!.token,
+    'user-favourite-sessions',
+    'user-favourite-session',
+    {},
+    {
+      session: rel('session', records.session),
+    },
+  );
+  // A role invite to the attendee, whose mailed link carries ROLE_INVITE_TOKEN (the service keeps its SHA-256).
+  const roleInvite = await create(
+    app,
+    token,
+    'role-invites',
+    'role-invite',
+    { email: attendee!.email, 'role-name': 'coorganizer' },
+    of,
+  );
+  await app.sql`update role_invites set hash = encode(sha256(${ROLE_INVITE_TOKEN}::bytea), 'hex'),
+    expires_at = now() + interval '1 day' where id = ${Number(roleInvite)}`;
   return {
     admin: admin!,
     organizer: organizer!,

@@ -52,7 +52,7 @@ t.test('they combine with the JSON:API parameters, and list links carry them on'
 
 t.test('other unknown parameters are still 400 naming them, on every GET', async (t) => {
   for (const url of READS) {
-    for (const name of ['caches', 'Cache', 'upcoming', 'get_trashed']) {
+    for (const name of ['caches', 'Cache', 'upcoming', 'trashed']) {
       assertError(
         t,
         await call(app, { url: `${url}?cache=true&${name}=true` }),

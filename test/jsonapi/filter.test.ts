@@ -117,6 +117,15 @@ t.test('and / or / not nest, and a top-level array means and', async (t) => {
   t.strictSame(await select(t, []), ['1', '2', '4', '5', '6'], 'an empty array matches everything');
 });
 
+t.test('an empty "or" or "and" is no condition, as the reference rendered it (src/jsonapi/filter.ts)', async (t) => {
+  const all = ['1', '2', '4', '5', '6'];
+  t.strictSame(await select(t, [{ or: [] }]), all, 'or of nothing: every record, as the front end expects');
+  t.strictSame(await select(t, [{ and: [] }]), all, 'and of nothing');
+  t.strictSame(await select(t, [{ or: [] }, c('rating', 'eq', 3)]), ['2', '4'], 'beside a condition: that condition');
+  t.strictSame(await select(t, { or: [{ and: [] }, c('rating', 'eq', 3)] }), all, 'inside an or: it holds');
+  t.strictSame(await select(t, { not: { or: [] } }), [], 'negated: nothing');
+});
+
 t.test('filters apply to related lists, inside the parent', async (t) => {
   t.strictSame(await select(t, [c('rating', 'ge', 4)], { path: '/v1/authors/1/articles' }), ['1']);
   t.strictSame(await select(t, [c('label', 'ne', 'news')], { path: '/v1/articles/1/tags' }), ['2']);
@@ -217,7 +226,7 @@ const bad: [string, unknown][] = [
   ['a condition with an extra member', [{ name: 'title', op: 'eq', val: 'Alpha', extra: 1 }]],
   ['a condition without op', [{ name: 'title', val: 'Alpha' }]],
   ['an op that is not a string', [{ name: 'title', op: 1, val: 'Alpha' }]],
-  ['and with an empty list', { and: [] }],
+  ['and with a string', { and: 'x' }],
   ['or with an object', { or: c('title', 'eq', 'Alpha') }],
   ['not with null', { not: null }],
   ['and mixed with a condition', { and: [c('title', 'eq', 'Alpha')], name: 'x' }],

@@ -251,6 +251,17 @@ t.test('a to-one related endpoint gives the related resource or null', async (t)
   }
   const sparse = await call(app, { url: '/v1/comments/1/article?fields[article]=title' });
   t.strictSame(sparse.body.data.attributes, { title: 'Alpha' });
-  assertError(t, await call(app, { url: '/v1/articles/1/author?page[size]=1' }), 400, { parameter: 'page[size]' });
+  // List clients send their page parameters to to-one related endpoints too (the front end's
+  // `event.query('speakersCall', {'page[size]': 0})`): checked as a list checks them, no effect.
+  const paged = await call(app, { url: '/v1/articles/1/author?page[size]=0&page[number]=2' });
+  assertDocument(t, paged, 200);
+  t.strictSame(paged.body.data, res.body.data, 'the page parameters change nothing');
+  assertError(t, await call(app, { url: '/v1/articles/1/author?page[size]=-1' }), 400, { parameter: 'page[size]' });
+  assertError(t, await call(app, { url: '/v1/articles/1/author?page[limit]=1' }), 400, { parameter: 'page[limit]' });
+  // And sort and filter (the reference's blueprint reads an event's copyright with `sort=year&filter=[]`).
+  const sorted = await call(app, { url: '/v1/articles/1/author?sort=name&filter=[]&page[size]=10' });
+  assertDocument(t, sorted, 200);
+  t.strictSame(sorted.body.data, res.body.data, 'sort and filter change nothing');
+  assertError(t, await call(app, { url: `/v1/articles/1/author?sort=${'n'.repeat(501)}` }), 400, { parameter: 'sort' });
   assertError(t, await call(app, { url: '/v1/articles/999/author' }), 404, undefined, 'Object not found.');
 });

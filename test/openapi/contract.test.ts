@@ -78,7 +78,11 @@ const PLAIN_READS = [
   '/v1/tasks/{task_id}',
   '/v1/events/{event_id}/exports/{path}',
   '/v1/sessions/states',
+  '/v1/sessions/mails',
   '/v1/events/{id}/sessions/languages',
+  '/v1/events/{id}/sessions/dates',
+  '/v1/events/{id}/tickets/availability',
+  '/v1/states',
   '/v1/events/{id}/has-streams',
   '/v1/speaker-invites/{id}/accept-invite',
   '/v1/speaker-invites/{id}/reject-invite',
@@ -279,13 +283,17 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
     [
       'GET /v1/events/{event_id}/exports/{path}',
       'GET /v1/events/{id}/has-streams',
+      'GET /v1/events/{id}/sessions/dates',
       'GET /v1/events/{id}/sessions/languages',
+      'GET /v1/events/{id}/tickets/availability',
+      'GET /v1/sessions/mails',
       'GET /v1/sessions/states',
       'GET /v1/speaker-invites/{id}/accept-invite',
       'GET /v1/speaker-invites/{id}/reject-invite',
+      'GET /v1/states',
       'GET /v1/tasks/{task_id}',
     ],
-    "the task, the download, and the front end loader's session states and languages, has-streams and speaker invite answers",
+    "the task, the download, the front end loader's session states, mails, languages and dates, ticket availability, has-streams and speaker invite answers, and the check-in apps' attendee state",
   );
   for (const { label, op } of reads) {
     const types = Object.keys(responseOf(op, '200')?.content ?? {});
@@ -390,12 +398,23 @@ t.test('components are named after resources, never def-<n>', async (t) => {
     return responseOf(op, code)?.content?.[JSONAPI];
   };
   const ref = (name: string) => ({ schema: { $ref: `#/components/schemas/${name}` } });
-  for (const { name, path } of resources) {
+  for (const { name, path, routes } of resources) {
     for (const suffix of ['Attributes', 'Resource', 'Document', 'ListDocument', 'CreateRequest', 'UpdateRequest']) {
       t.ok(names.includes(`${name}${suffix}`), `component ${name}${suffix}`);
     }
     const base = `/v1/${path}`;
+    // Computed records (statistics, reports) have fewer routes of their own: none, the list, or the reads.
+    if (routes === 'none') {
+      t.notOk(doc.paths?.[base], `${path} has no routes of its own`);
+      continue;
+    }
     t.same(schemaOf(base, 'get', '200'), ref(`${name}ListDocument`), `list ${path} answers a ${name}ListDocument`);
+    if (routes === 'read')
+      t.same(schemaOf(`${base}/{id}`, 'get', '200'), ref(`${name}Document`), `get answers a ${name}Document`);
+    if (routes) {
+      t.notOk(schemaOf(base, 'post'), `nobody creates a ${name}`);
+      continue;
+    }
     t.same(schemaOf(base, 'post'), ref(`${name}CreateRequest`), `create takes a ${name}CreateRequest`);
     t.same(schemaOf(base, 'post', '201'), ref(`${name}Document`), `create answers a ${name}Document`);
     const created = doc.paths?.[base];

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { and, eq } from 'drizzle-orm';
-import { eventRoles, events, groups, notifications, stripeAuthorizations } from '../../db/schema/index.js';
+import { eventRoles, events, groups, notifications, stripeAuthorizations, tasks } from '../../db/schema/index.js';
 import { issueInviteToken } from '../../src/resources/role-invites/mail.js';
 import { buildWorld, completeOrder, create, eventAttributes, rel, type World } from '../helpers/events.js';
 import { seedUser, type TestUser } from '../helpers/users.js';
@@ -54,6 +54,20 @@ export async function notify(app: FastifyInstance, user: TestUser): Promise<stri
     .values({ userId: Number(user.id), title: 'Import done', message: 'Open Summit was imported' })
     .returning();
   return String(row!.id);
+}
+
+/** An event import `user` asked for that failed, as the import job leaves its task; its id. */
+export async function importTask(app: FastifyInstance, user: TestUser): Promise<string> {
+  const [row] = await app.db
+    .insert(tasks)
+    .values({
+      kind: 'import',
+      userId: Number(user.id),
+      state: 'FAILURE',
+      result: { __error: true, message: 'No event' },
+    })
+    .returning({ id: tasks.id });
+  return row!.id;
 }
 
 /** A group owned by `user`, as the table stores it (the API wants a verified address); its id. */
@@ -274,6 +288,7 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     'users-events-roles': String(held!.id),
     settings: '1',
     import: 'json',
+    'import-jobs': await importTask(app, cast.owner),
   };
   return {
     world,

@@ -77,6 +77,7 @@ t.test('GET routes of the event service x callers', async (t) => {
           (r: { type: string; id: string }) => r.type === 'user-follow-group' && r.id === w.follow,
         ),
     }),
+    'GET /v1/states': () => ({ query: { event_id: w.bazaar, attendee_id: w.ids.attendees! } }),
     'GET /v1/speakers/{id} [email, mobile]': () => ({
       sees: (body) => body?.data?.attributes?.email !== undefined && body?.data?.attributes?.mobile !== undefined,
     }),

@@ -49,8 +49,6 @@ const involved = (s: Outcome) => row(401, 403, s, s, s, s);
 const ownerOrStaff = (s: Outcome) => row(401, 403, s, 403, s, s);
 /** Administrators only. */
 const staffOnly = (s: Outcome) => row(401, 403, 403, 403, s, s);
-/** The owner alone: not even administrators. */
-const ownerOnly = (s: Outcome) => row(401, 403, s, 403, 403, 403);
 /** The assistant refuses every role below the endpoint's minimum with 401 (as the reference does). */
 const assistantAdmin = (s: Outcome) => row(401, 401, 401, 401, s, s);
 /** A 200 for everyone, with the protected members shown only to `who`. */
@@ -172,7 +170,9 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/events': everyone(200),
   'GET /v1/events/upcoming': everyone(200),
   [`GET ${EVENT}/sessions/languages`]: everyone(200),
+  [`GET ${EVENT}/sessions/dates`]: everyone(200),
   'GET /v1/sessions/states': everyone(200),
+  'GET /v1/sessions/mails': everyone(200),
   'POST /v1/events': signedIn(201),
   [`GET ${EVENT}`]: everyone(200),
   [`PATCH ${EVENT}`]: involved(200),
@@ -202,6 +202,7 @@ export const MATRIX: Record<string, Row> = {
     ...['tickets', 'tax', 'speakers-call', 'stripe-authorization'].map((n) => publicRelationship(EVENT, n)),
   ),
   [`POST ${EVENT}/tickets`]: involved(201),
+  [`GET ${EVENT}/tickets/availability`]: everyone(200),
   // An event's ticket holders are its organizers' (linkage and list alike).
   [`GET ${EVENT}/relationships/attendees`]: involved(200),
   [`GET ${EVENT}/attendees`]: involved(200),
@@ -228,6 +229,15 @@ export const MATRIX: Record<string, Row> = {
   [`GET ${EVENT}/roles`]: signedIn(200),
   [`GET ${EVENT}/relationships/role-invites`]: involved(200),
   [`GET ${EVENT}/role-invites`]: involved(200),
+  // The event's statistics (and a ticket's): its owner, organizers and coorganizers, as its orders.
+  ...Object.fromEntries(
+    ['general-statistics', 'order-statistics'].flatMap((name) => [
+      [`GET ${EVENT}/relationships/${name}`, involved(200)],
+      [`GET ${EVENT}/${name}`, involved(200)],
+    ]),
+  ),
+  'GET /v1/tickets/{id}/relationships/order-statistics': involved(200),
+  'GET /v1/tickets/{id}/order-statistics': involved(200),
 
   // Roles: a fixed list everyone reads and nobody writes.
   'GET /v1/roles': everyone(200),
@@ -288,6 +298,9 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/tasks/{task_id}': row(401, 404, 200, 404, 200, 200),
   // An app build is asked for without an account: its task URL is the capability.
   'GET /v1/tasks/{task_id} [app build]': everyone(200),
+  // The import jobs: the caller's own imports; one import is its requester's and the administrators'.
+  'GET /v1/import-jobs': signedIn(200),
+  'GET /v1/import-jobs/{id}': row(404, 404, 200, 404, 200, 200),
 
   // Site-wide records: everyone reads, administrators write.
   'GET /v1/event-topics': everyone(200),
@@ -322,7 +335,16 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/settings/{id} [storage and mail secrets]': shownTo('admin', 'superAdmin'),
   'PATCH /v1/settings/{id}': staffOnly(200),
   ...Object.fromEntries(
-    ['events', 'users', 'groups', 'mails', 'sessions'].map((n) => [`GET /v1/admin/statistics/${n}`, staffOnly(200)]),
+    ['events', 'users', 'groups', 'mails', 'sessions', 'event-types', 'event-topics'].map((n) => [
+      `GET /v1/admin/statistics/${n}`,
+      staffOnly(200),
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['by-events', 'by-organizers', 'by-marketer', 'by-location', 'discounted', 'fees'].map((n) => [
+      `GET /v1/admin/sales/${n}`,
+      staffOnly(200),
+    ]),
   ),
 
   // The records of an event.
@@ -436,6 +458,8 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/attendees': signedIn(200),
   'POST /v1/attendees': involved(201),
   'GET /v1/attendees/{id}': involved(200),
+  // An attendee's registration: for those who read the attendee (the recipe names the attendee of `owner`'s order).
+  'GET /v1/states': involved(200),
   'PATCH /v1/attendees/{id}': involved(200),
   'DELETE /v1/attendees/{id}': row(401, 403, 403, 200, 200, 200),
   ...Object.fromEntries(
@@ -460,8 +484,8 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/notifications': signedIn(200),
   'POST /v1/notifications': everyone(403),
   'GET /v1/notifications/{id}': ownerOrStaff(200),
-  'PATCH /v1/notifications/{id}': ownerOnly(200),
-  'DELETE /v1/notifications/{id}': ownerOnly(200),
+  'PATCH /v1/notifications/{id}': ownerOrStaff(200),
+  'DELETE /v1/notifications/{id}': ownerOrStaff(200),
   'GET /v1/notifications/{id}/relationships/user': ownerOrStaff(200),
   'GET /v1/notifications/{id}/user': ownerOrStaff(200),
 

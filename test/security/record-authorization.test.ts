@@ -1,7 +1,7 @@
 /**
  * Holes of the reference event server that must stay absent here, each on a published and on a draft
- * event: a user whose e-mail equals a speaker's may not change that speaker; `get_trashed` and
- * `permanent` reveal and destroy nothing; the owner of another event (#2697) can neither change nor
+ * event: a user whose e-mail equals a speaker's may not change that speaker; `get_trashed` reveals
+ * nothing to anyone but administrators and `permanent` destroys nothing; the owner of another event (#2697) can neither change nor
  * delete an event's sessions, speakers and tracks, nor move records of their own into that event or
  * link them to its records. Every refusal leaves the tables as they were.
  */
@@ -69,71 +69,75 @@ t.test('a user whose e-mail is the e-mail of a speaker may neither change nor de
   }
 });
 
-t.test('get_trashed and permanent: deleted records stay hidden and are never destroyed', async (t) => {
-  // One record of each kind deleted by its owner, for the admin and the owner to go looking for.
-  const gone = await create(app, owner.token, 'events', 'event', eventAttributes('Deleted Summit'));
-  const of = { event: rel('event', world.published.event) };
-  const goneSession = await create(app, owner.token, 'sessions', 'session', { title: 'Deleted talk' }, of);
-  const goneSpeaker = await create(app, owner.token, 'speakers', 'speaker', { name: 'Deleted speaker' }, of);
-  for (const url of [`/v1/events/${gone}`, `/v1/sessions/${goneSession}`, `/v1/speakers/${goneSpeaker}`]) {
-    const res = await call(app, { method: 'DELETE', url, token: owner.token });
-    t.equal(res.status, 200, `DELETE ${url}`);
-  }
-  const deleted: Record<string, string> = { events: gone, sessions: goneSession, speakers: goneSpeaker };
+t.test(
+  'get_trashed and permanent: deleted records stay hidden from all but administrators and are never destroyed',
+  async (t) => {
+    // One record of each kind deleted by its owner, for the admin and the owner to go looking for.
+    const gone = await create(app, owner.token, 'events', 'event', eventAttributes('Deleted Summit'));
+    const of = { event: rel('event', world.published.event) };
+    const goneSession = await create(app, owner.token, 'sessions', 'session', { title: 'Deleted talk' }, of);
+    const goneSpeaker = await create(app, owner.token, 'speakers', 'speaker', { name: 'Deleted speaker' }, of);
+    for (const url of [`/v1/events/${gone}`, `/v1/sessions/${goneSession}`, `/v1/speakers/${goneSpeaker}`]) {
+      const res = await call(app, { method: 'DELETE', url, token: owner.token });
+      t.equal(res.status, 200, `DELETE ${url}`);
+    }
+    const deleted: Record<string, string> = { events: gone, sessions: goneSession, speakers: goneSpeaker };
 
-  for (const [path, id] of Object.entries(deleted)) {
-    for (const caller of [owner, admin]) {
-      const who = caller === admin ? 'admin' : 'owner';
-      for (const value of ['true', '1']) {
-        expectError(t, await call(app, { url: `/v1/${path}?get_trashed=${value}`, token: caller.token }), 400, {
+    for (const [path, id] of Object.entries(deleted)) {
+      // The reference answered get_trashed to anyone; here the owner is refused, even for the event's own records.
+      for (const url of [`/v1/${path}?get_trashed=true`, `/v1/${path}/${id}?get_trashed=true`]) {
+        expectError(t, await call(app, { url, token: owner.token }), 403, { parameter: 'get_trashed' });
+        expectError(t, await call(app, { url }), 401);
+        expectError(t, await call(app, { url: url.replace('true', '1'), token: admin.token }), 400, {
           parameter: 'get_trashed',
-          detail: /get_trashed/,
-        });
-        expectError(t, await call(app, { url: `/v1/${path}/${id}?get_trashed=${value}`, token: caller.token }), 400, {
-          parameter: 'get_trashed',
-          detail: /get_trashed/,
         });
       }
-      const list = await call(app, { url: `/v1/${path}?page[size]=100`, token: caller.token });
-      t.equal(list.status, 200);
-      t.notOk(
-        list.body.data.some((r: { id: string }) => r.id === id),
-        `${path}: the deleted record is not listed for the ${who}`,
-      );
+      const trashed = await call(app, { url: `/v1/${path}/${id}?get_trashed=true`, token: admin.token });
+      t.equal(trashed.status, 200, `${path}: the administrator reads the deleted record with get_trashed`);
+      t.type(trashed.body.data.attributes['deleted-at'], 'string', `${path}: deleted-at set`);
+      for (const caller of [owner, admin]) {
+        const who = caller === admin ? 'admin' : 'owner';
+        const list = await call(app, { url: `/v1/${path}?page[size]=100`, token: caller.token });
+        t.equal(list.status, 200);
+        t.notOk(
+          list.body.data.some((r: { id: string }) => r.id === id),
+          `${path}: the deleted record is not listed for the ${who}`,
+        );
+        t.equal(
+          (await call(app, { url: `/v1/${path}/${id}`, token: caller.token })).status,
+          404,
+          `${path}: the deleted record is 404 for the ${who}`,
+        );
+      }
+    }
+
+    // DELETE takes no query parameters: `permanent` is not one, so the delete is the soft one it always is.
+    const survivors: Record<string, string> = {
+      events: await create(app, owner.token, 'events', 'event', eventAttributes('Short-lived Summit')),
+      sessions: await create(app, owner.token, 'sessions', 'session', { title: 'Short-lived talk' }, of),
+      speakers: await create(app, owner.token, 'speakers', 'speaker', { name: 'Short-lived speaker' }, of),
+    };
+    for (const [path, id] of Object.entries(survivors)) {
+      const res = await call(app, { method: 'DELETE', url: `/v1/${path}/${id}?permanent=true`, token: admin.token });
+      t.equal(res.status, 200, `DELETE /v1/${path}/{id}?permanent=true`);
       t.equal(
-        (await call(app, { url: `/v1/${path}/${id}`, token: caller.token })).status,
+        (await call(app, { url: `/v1/${path}/${id}`, token: admin.token })).status,
         404,
-        `${path}: the deleted record is 404 for the ${who}`,
+        `${path}: gone from reads`,
       );
     }
-  }
-
-  // DELETE takes no query parameters: `permanent` is not one, so the delete is the soft one it always is.
-  const survivors: Record<string, string> = {
-    events: await create(app, owner.token, 'events', 'event', eventAttributes('Short-lived Summit')),
-    sessions: await create(app, owner.token, 'sessions', 'session', { title: 'Short-lived talk' }, of),
-    speakers: await create(app, owner.token, 'speakers', 'speaker', { name: 'Short-lived speaker' }, of),
-  };
-  for (const [path, id] of Object.entries(survivors)) {
-    const res = await call(app, { method: 'DELETE', url: `/v1/${path}/${id}?permanent=true`, token: admin.token });
-    t.equal(res.status, 200, `DELETE /v1/${path}/{id}?permanent=true`);
-    t.equal(
-      (await call(app, { url: `/v1/${path}/${id}`, token: admin.token })).status,
-      404,
-      `${path}: gone from reads`,
-    );
-  }
-  const rows = await app.sql<{ kind: string; id: number; deleted: boolean }[]>`
+    const rows = await app.sql<{ kind: string; id: number; deleted: boolean }[]>`
     select 'events' as kind, id, deleted_at is not null as deleted from events where id in ${app.sql([gone, survivors.events!].map(Number))}
     union all select 'sessions', id, deleted_at is not null from sessions where id in ${app.sql([goneSession, survivors.sessions!].map(Number))}
     union all select 'speakers', id, deleted_at is not null from speakers where id in ${app.sql([goneSpeaker, survivors.speakers!].map(Number))}
     order by 1, 2`;
-  t.equal(rows.length, 6, 'every deleted row is still in its table');
-  t.ok(
-    rows.every((r) => r.deleted),
-    'each with deleted_at set',
-  );
-});
+    t.equal(rows.length, 6, 'every deleted row is still in its table');
+    t.ok(
+      rows.every((r) => r.deleted),
+      'each with deleted_at set',
+    );
+  },
+);
 
 t.test(
   'the owner of another event can neither change, delete, move into nor link to the records of an event (#2697)',

@@ -201,9 +201,9 @@ t.test('the routes under a hidden session and writes to it are 404 too', async (
     method: 'PATCH',
     url: `/v1/sessions/${spoken}`,
     token: cast.speaker.token,
-    body: { data: { type: 'session', id: spoken, attributes: { state: 'withdrawn' } } },
+    body: { data: { type: 'session', id: spoken, attributes: { state: 'draft' } } },
   });
-  t.equal(moved.status, 422, 'its speaker still reaches it (a rejected session cannot be withdrawn)');
+  t.equal(moved.status, 422, 'its speaker still reaches it (a rejected session cannot go back to draft)');
 });
 
 t.test('administrator statistics count sessions in every state', async (t) => {

@@ -226,3 +226,28 @@ t.test('its user deletes it', async (t) => {
   const list = await call(app, { url: `/v1/users/${importer.id}/notifications`, token: importer.token });
   t.strictSame(list.body.data, [], 'the list is empty');
 });
+
+t.test(
+  "an administrator changes and deletes a user's notification (the reference's is_user_itself admits them)",
+  async (t) => {
+    const [made] = await app.sql<{ id: number }[]>`
+    insert into notifications (user_id, title, message) values (${Number(importer.id)}, 'Another', 'Hello')
+    returning id`;
+    const other = String(made!.id);
+    const at = `/v1/notifications/${other}`;
+    const read = await call(app, {
+      method: 'PATCH',
+      url: at,
+      token: admin.token,
+      body: { data: { type: 'notification', id: other, attributes: { 'is-read': true } } },
+    });
+    assertDocument(t, read, 200);
+    t.equal(read.body.data.attributes['is-read'], true, 'marked read by an admin');
+    const strangers = await call(app, { method: 'DELETE', url: at, token: stranger.token });
+    t.ok([403, 404].includes(strangers.status), `another user still cannot DELETE (${strangers.status})`);
+    const del = await call(app, { method: 'DELETE', url: at, token: admin.token });
+    assertDocument(t, del, 200);
+    const [left] = await app.sql<{ n: number }[]>`select count(*)::int as n from notifications where id = ${made!.id}`;
+    t.equal(left?.n, 0, 'deleted by an admin');
+  },
+);

@@ -45,7 +45,7 @@ const LIST: [string, string][] = [
   [f([cond('email', 'eq', 'x'.repeat(1001))]), 'filter'],
   [f([cond('email', 'eq', 'a\u0000b')]), 'filter'],
   [f([cond('email', 'in', ['a', 'b\u0000'])]), 'filter'],
-  [f([{ and: [] }]), 'filter'],
+  [f([{ and: {} }]), 'filter'],
   [f([{ or: 'x' }]), 'filter'],
   [f([{ name: 'email', op: 'eq', val: 'x', extra: 1 }]), 'filter'],
   [f([nested(50)]), 'filter'],

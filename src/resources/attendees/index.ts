@@ -80,6 +80,8 @@ export const attendeeResource = defineResource({
     'is-checked-in': flag('isCheckedIn', 'checked in at the event; set by organizers'),
     'checkin-times': text('checkinTimes', 10_000, 'check-in times, comma-separated; set by organizers'),
     'checkout-times': text('checkoutTimes', 10_000, 'check-out times, comma-separated; set by organizers'),
+    'is-registered': flag('isRegistered', 'registered at the event (a badge handed out); set by organizers'),
+    'register-times': text('registerTimes', 10_000, 'registration times, comma-separated; set by organizers'),
     'pdf-url': {
       column: 'pdfUrl',
       schema: Nullable(Type.String({ description: 'the ticket as PDF, when generated' })),

@@ -7,8 +7,8 @@ import { holdsRole, inManagedEvent, inVisibleEvent, namedEvent, roleIn } from '.
 /** Orders whose buyer may still change their ticket holders (as for the order itself). */
 const OPEN = ['initializing', 'pending'];
 
-/** Check-in is the business of the event's staff (the reference's registrars). */
-const CHECK_IN = ['is-checked-in', 'checkin-times', 'checkout-times'];
+/** Check-in and registration are the business of the event's staff (the reference's registrars). */
+const CHECK_IN = ['is-checked-in', 'checkin-times', 'checkout-times', 'is-registered', 'register-times'];
 
 /** The order's buyer and status, when the order is live. */
 async function orderOf(ctx: Ctx, id: unknown) {
@@ -26,14 +26,18 @@ const COLUMN: Record<string, string> = {
   'is-checked-in': 'isCheckedIn',
   'checkin-times': 'checkinTimes',
   'checkout-times': 'checkoutTimes',
+  'is-registered': 'isRegistered',
+  'register-times': 'registerTimes',
 };
+
+const FLAGS = new Set(['is-checked-in', 'is-registered']);
 
 /** A check-in member sent by someone else than the event's staff must leave it as it is (or unset, on create). */
 function checkInByStaff(input: WriteInput, current?: Row) {
   for (const wire of CHECK_IN) {
     let value = input.attributes[wire];
     if (value === undefined) continue;
-    if (wire === 'is-checked-in') value = value === true || value === 'true';
+    if (FLAGS.has(wire)) value = value === true || value === 'true';
     const unchanged = current ? value === (current[COLUMN[wire]!] ?? null) : value === null || value === false;
     if (!unchanged) throw forbidden("Only the event's organizers check ticket holders in", `/data/attributes/${wire}`);
   }
@@ -47,13 +51,13 @@ function checkInByStaff(input: WriteInput, current?: Row) {
 export const attendeePolicy: Policy = {
   scope(ctx, t) {
     const { caller } = ctx;
-    const event = inVisibleEvent(caller, t.eventId!);
+    const event = inVisibleEvent(ctx, t.eventId!);
     if (isStaff(caller)) return event;
     if (!caller) return sql`false`;
     const buyer = sql`${t.orderId} in (select ${orders.id} from ${orders} where ${orders.userId} = ${caller.id})`;
     return and(event, or(inManagedEvent(caller, t.eventId!), eq(t.userId!, caller.id), buyer));
   },
-  existsFor: (ctx, t) => inVisibleEvent(ctx.caller, t.eventId!),
+  existsFor: (ctx, t) => inVisibleEvent(ctx, t.eventId!),
   list: loggedIn,
   async read(ctx, row) {
     const caller = loggedIn(ctx);

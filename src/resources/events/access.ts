@@ -56,14 +56,23 @@ export function eventVisible(caller: Caller | null, t: Columns): SQL | undefined
   return caller ? sql`(${published} or ${t.id} in ${roleEvents(caller.id)})` : published;
 }
 
-/** Records whose event (`eventId`) is not deleted, whoever asks. */
-export const inLiveEvent = (eventId: PgColumn): SQL =>
-  sql`${eventId} in (select ${events.id} from ${events} where ${isNull(events.deletedAt)})`;
+/** What a scope knows of the read: who calls, and whether deleted records count (an administrator's `get_trashed`). */
+type Reader = Pick<Ctx, 'caller' | 'trashed'>;
 
-/** Records whose event (`eventId`) is live and visible to the caller. */
-export function inVisibleEvent(caller: Caller | null, eventId: PgColumn): SQL {
-  const live = and(isNull(events.deletedAt), eventVisible(caller, events as unknown as Columns));
-  return sql`${eventId} in (select ${events.id} from ${events} where ${live})`;
+/**
+ * Records whose event (`eventId`) is not deleted, whoever asks; in an administrator's read of deleted
+ * records (`get_trashed`) those of deleted events too (undefined: no condition).
+ */
+export const inLiveEvent = (ctx: Reader, eventId: PgColumn): SQL | undefined =>
+  ctx.trashed ? undefined : sql`${eventId} in (select ${events.id} from ${events} where ${isNull(events.deletedAt)})`;
+
+/** Records whose event (`eventId`) is live (see `inLiveEvent`) and visible to the caller. */
+export function inVisibleEvent(ctx: Reader, eventId: PgColumn): SQL | undefined {
+  const live = and(
+    ctx.trashed ? undefined : isNull(events.deletedAt),
+    eventVisible(ctx.caller, events as unknown as Columns),
+  );
+  return live && sql`${eventId} in (select ${events.id} from ${events} where ${live})`;
 }
 
 /**

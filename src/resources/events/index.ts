@@ -213,6 +213,22 @@ export const eventResource = defineResource({
       readOnly: true,
       description: 'who holds which role in the event, the owner included',
     },
+    'general-statistics': {
+      kind: 'toOne',
+      type: 'event-statistics-general',
+      foreignKey: 'id',
+      readOnly: true,
+      description: "counts of the event's sessions, speakers and sponsors; its organizers and coorganizers only",
+      guard: (ctx, row) => requireRole(ctx, row.id as number, 'coorganizer'),
+    },
+    'order-statistics': {
+      kind: 'toOne',
+      type: 'order-statistics-event',
+      foreignKey: 'id',
+      readOnly: true,
+      description: "the event's orders, tickets sold and sales by status; its organizers and coorganizers only",
+      guard: (ctx, row) => requireRole(ctx, row.id as number, 'coorganizer'),
+    },
     'role-invites': {
       kind: 'toMany',
       type: 'role-invite',

@@ -17,12 +17,10 @@ import {
   type WriteInput,
 } from '../../jsonapi/index.js';
 import { isStaff, type Caller } from '../../auth/caller.js';
-import { optionalText, optionalUrl } from '../attributes.js';
+import { flexibleBoolean, optionalText, optionalUrl } from '../attributes.js';
 
-const flag = (column: string, description: string, value = false): AttributeSpec => ({
-  column,
-  schema: Type.Boolean({ description, default: value }),
-});
+const flag = (column: string, description: string, value = false): AttributeSpec =>
+  flexibleBoolean(column, description, value);
 
 /** Flags only administrators set (the home page's featured and promoted lists); others may send the stored value back. */
 export const ADMIN_FLAGS = {
@@ -136,7 +134,8 @@ export const eventOptions: Record<string, AttributeSpec> = {
 export function guardAdminFlags(caller: Caller | null, input: WriteInput, row?: Row) {
   if (isStaff(caller)) return;
   for (const [wire, key] of Object.entries(ADMIN_FLAGS)) {
-    const wanted = input.attributes[wire];
+    const sent = input.attributes[wire];
+    const wanted = sent === 'true' || sent === 'false' ? sent === 'true' : sent;
     if (wanted === undefined || wanted === (row ? row[key] : false)) continue;
     throw forbidden(`Only administrators may change ${wire}`, `/data/attributes/${wire}`);
   }

@@ -12,8 +12,8 @@ export function eventRecordPolicy(options: { readersMustLogIn?: boolean } = {}):
     if (options.readersMustLogIn) loggedIn(ctx);
   };
   return {
-    scope: (ctx, t) => (options.readersMustLogIn && !ctx.caller ? sql`false` : inVisibleEvent(ctx.caller, t.eventId!)),
-    existsFor: (ctx, t) => inVisibleEvent(ctx.caller, t.eventId!),
+    scope: (ctx, t) => (options.readersMustLogIn && !ctx.caller ? sql`false` : inVisibleEvent(ctx, t.eventId!)),
+    existsFor: (ctx, t) => inVisibleEvent(ctx, t.eventId!),
     list: mayRead,
     read: mayRead,
     async create(ctx, input) {

@@ -14,7 +14,7 @@ import {
   type Row,
   type WriteInput,
 } from '../../jsonapi/index.js';
-import { deletedAt, optionalText } from '../attributes.js';
+import { deletedAt, flexibleNumber, optionalText } from '../attributes.js';
 import { inManagedEvent, namedEvent, requireRole, roleIn } from '../events/access.js';
 import { sessionPolicy } from '../sessions/policy.js';
 
@@ -112,12 +112,12 @@ export const feedbackResource = defineResource({
   table: feedback,
   softDelete: 'deletedAt',
   attributes: {
-    rating: {
+    rating: flexibleNumber({
       column: 'rating',
       schema: Type.Number({ minimum: 1, maximum: 5, description: '1 to 5; stored rounded to the nearest half' }),
       required: true,
       write: (value) => ({ rating: Math.round((value as number) * 2) / 2 }),
-    },
+    }),
     comment: optionalText('comment', 10_000),
     'deleted-at': deletedAt,
   },

@@ -5,6 +5,7 @@ import {
   coordinates,
   deletedAt,
   eventOf,
+  flexibleNumber,
   optionalInteger,
   optionalText,
   position,
@@ -24,7 +25,7 @@ export const microlocationResource = defineResource({
   attributes: {
     name: requiredText('name', 255),
     ...coordinates,
-    floor: optionalInteger('floor', 'floor number'),
+    floor: flexibleNumber(optionalInteger('floor', 'floor number')),
     room: optionalText('room', 255),
     position,
     'hidden-in-scheduler': { column: 'hiddenInScheduler', schema: Type.Boolean() },

@@ -4,7 +4,7 @@ import { notifications } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
 import { DateTime, Text, defineResource, forbidden, type Ctx, type Row } from '../../jsonapi/index.js';
 
-/** A user reads and changes only their own notifications; administrators read everyone's. */
+/** A user reads, changes and deletes only their own notifications; administrators everyone's. */
 function ownOrStaff(ctx: Ctx, row: Row) {
   if (row.userId !== loggedIn(ctx).id && !isStaff(ctx.caller))
     throw forbidden("These are another user's notifications");
@@ -17,7 +17,7 @@ export const notificationResource = defineResource({
   tag: 'Notifications',
   description:
     'In-app messages to a user (an import that finished, ...), listed at /v1/users/{id}/notifications. The ' +
-    'server writes them; their user marks them read or deletes them.',
+    'server writes them; their user (or an administrator) marks them read or deletes them.',
   table: notifications,
   attributes: {
     title: { column: 'title', schema: Text(255), readOnly: true },
@@ -41,11 +41,8 @@ export const notificationResource = defineResource({
     create() {
       throw forbidden('Notifications are written by the server');
     },
-    update(ctx, row) {
-      if (row.userId !== loggedIn(ctx).id) throw forbidden('Only its user may change a notification');
-    },
-    delete(ctx, row) {
-      if (row.userId !== loggedIn(ctx).id) throw forbidden('Only its user may delete a notification');
-    },
+    // As the reference's is_user_itself (app/api/notifications.py): its user, or an administrator.
+    update: ownOrStaff,
+    delete: ownOrStaff,
   },
 });

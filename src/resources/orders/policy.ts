@@ -21,12 +21,12 @@ export async function handlesOrder(ctx: Ctx, order: { userId: number; eventId: n
  */
 export const orderPolicy: Policy = {
   scope(ctx, t) {
-    if (isStaff(ctx.caller)) return inLiveEvent(t.eventId!);
+    if (isStaff(ctx.caller)) return inLiveEvent(ctx, t.eventId!);
     if (!ctx.caller) return sql`false`;
-    return and(inLiveEvent(t.eventId!), or(eq(t.userId!, ctx.caller.id), inManagedEvent(ctx.caller, t.eventId!)));
+    return and(inLiveEvent(ctx, t.eventId!), or(eq(t.userId!, ctx.caller.id), inManagedEvent(ctx.caller, t.eventId!)));
   },
   // The orders of a deleted event go with it.
-  existsFor: (_ctx, t) => inLiveEvent(t.eventId!),
+  existsFor: (ctx, t) => inLiveEvent(ctx, t.eventId!),
   list: loggedIn,
   async read(ctx, row) {
     if (await handlesOrder(ctx, { userId: row.userId as number, eventId: row.eventId as number })) return;

@@ -57,7 +57,7 @@ const records = eventRecordPolicy();
  */
 function sessionVisible(ctx: Ctx, t: Columns): SQL | undefined {
   const { caller } = ctx;
-  const event = inVisibleEvent(caller, t.eventId!);
+  const event = inVisibleEvent(ctx, t.eventId!);
   if (isStaff(caller)) return event;
   // The other states are the business of the event's staff and the session's own people.
   const publicState = inArray(t.state!, PUBLIC_STATES.map(constant));

@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { and, asc, eq, isNotNull, isNull, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { sessions } from '../../../db/schema/index.js';
+import { DateTime } from 'luxon';
+import { events, sessions } from '../../../db/schema/index.js';
 import { API_PREFIX, compatibilityParameters, errorResponses, type Columns } from '../../jsonapi/index.js';
 import { eventIdNamed } from '../events/access.js';
+import { SESSION_MAILS, SessionMails } from './mails.js';
 import { sessionPolicy } from './policy.js';
-import { ORGANIZER_MOVES, SESSION_STATES, SPEAKER_MOVES, type SessionState } from './states.js';
+import { ORGANIZER_MOVES, PUBLIC_STATES, SESSION_STATES, SPEAKER_MOVES, type SessionState } from './states.js';
 
 const TAG = 'Sessions';
 
@@ -38,14 +40,25 @@ const SessionLanguages = Type.Array(Type.String(), {
   $id: 'SessionLanguages',
   description: 'the distinct languages, sorted',
 });
+const SessionDates = Type.Array(Type.String({ format: 'date' }), {
+  $id: 'SessionDates',
+  description: "the distinct days (YYYY-MM-DD, in the event's time zone), in order",
+});
+const EventParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64, description: 'id or identifier of the event' }),
+});
 
 /**
- * `GET /v1/sessions/states`, the transition table as data, and `GET /v1/events/{id}/sessions/languages`,
- * the languages of the sessions a caller may see: JSON the front end's loader reads, not JSON:API.
+ * `GET /v1/sessions/states`, the transition table as data, `GET /v1/sessions/mails`, the state mails,
+ * `GET /v1/events/{id}/sessions/languages`, the languages of the sessions a caller may see, and
+ * `GET /v1/events/{id}/sessions/dates`, the days of the scheduled public sessions: JSON the front end's
+ * loader reads, not JSON:API.
  */
 export default async function sessionRoutes(app: FastifyInstance) {
   app.addSchema(SessionStates);
   app.addSchema(SessionLanguages);
+  app.addSchema(SessionDates);
+  app.addSchema(SessionMails);
   app.get(
     `${API_PREFIX}/sessions/states`,
     {
@@ -68,6 +81,69 @@ export default async function sessionRoutes(app: FastifyInstance) {
   );
 
   app.get(
+    `${API_PREFIX}/sessions/mails`,
+    {
+      schema: {
+        tags: [TAG],
+        operationId: 'getSessionMails',
+        summary: 'Session state mails',
+        description:
+          "The subject and message of the mail of each session state, as the reference words them, with the reference's " +
+          '`{placeholders}` (the Open Event front end offers them for organizers to edit before notifying speakers). Public: ' +
+          'templates, no data.',
+        security: [],
+        querystring: NoQuery,
+        response: {
+          200: Type.Ref(SessionMails, { description: 'The mails by state' }),
+          ...errorResponses([400], {}, { database: false }),
+        },
+      },
+    },
+    async () => SESSION_MAILS,
+  );
+
+  app.get(
+    `${API_PREFIX}/events/:id/sessions/dates`,
+    {
+      onRequest: (request) => app.authenticate(request),
+      schema: {
+        tags: [TAG],
+        operationId: 'getEventSessionDates',
+        summary: "Days of an event's scheduled sessions",
+        description:
+          'The distinct days on which accepted or confirmed sessions of the event start, sorted: what the public ' +
+          "sessions page of the Open Event front end offers as days. Days are those of the event's time zone, in which the " +
+          'page filters a day (the reference used UTC). The event is named by id or identifier; a draft answers 404 to ' +
+          'those without a role in it.',
+        params: EventParams,
+        querystring: NoQuery,
+        response: {
+          200: Type.Ref(SessionDates, { description: 'The days' }),
+          ...errorResponses([400, 401, 404]),
+        },
+      },
+    },
+    async (request) => {
+      const ctx = { caller: request.caller, db: app.db, request };
+      const eventId = await eventIdNamed(ctx, (request.params as { id: string }).id);
+      const rows = await app.db
+        .selectDistinct({ startsAt: sessions.startsAt, zone: events.timezone })
+        .from(sessions)
+        .innerJoin(events, eq(events.id, sessions.eventId))
+        .where(
+          and(
+            eq(sessions.eventId, eventId),
+            isNull(sessions.deletedAt),
+            isNotNull(sessions.startsAt),
+            inArray(sessions.state, PUBLIC_STATES),
+          ),
+        );
+      const days = rows.map((r) => DateTime.fromJSDate(r.startsAt!, { zone: r.zone }).toISODate()!);
+      return [...new Set(days)].sort();
+    },
+  );
+
+  app.get(
     `${API_PREFIX}/events/:id/sessions/languages`,
     {
       onRequest: (request) => app.authenticate(request),
@@ -78,9 +154,7 @@ export default async function sessionRoutes(app: FastifyInstance) {
         description:
           'The distinct languages of the sessions of the event that the caller may see (for the schedule filter of the ' +
           'Open Event front end), sorted. The event is named by id or identifier; a draft answers 404 to those without a role in it.',
-        params: Type.Object({
-          id: Type.String({ minLength: 1, maxLength: 64, description: 'id or identifier of the event' }),
-        }),
+        params: EventParams,
         querystring: NoQuery,
         response: {
           200: Type.Ref(SessionLanguages, { description: 'The languages' }),

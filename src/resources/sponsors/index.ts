@@ -1,6 +1,14 @@
 import { sponsors } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/index.js';
-import { deletedAt, eventOf, optionalInteger, optionalText, optionalUrl, requiredText } from '../attributes.js';
+import {
+  deletedAt,
+  eventOf,
+  flexibleNumber,
+  optionalInteger,
+  optionalText,
+  optionalUrl,
+  requiredText,
+} from '../attributes.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 
 export const sponsorResource = defineResource({
@@ -15,7 +23,7 @@ export const sponsorResource = defineResource({
     name: requiredText('name', 255),
     description: optionalText('description', 100_000),
     url: optionalUrl('url'),
-    level: optionalInteger('level', 'sponsorship level; lower is more prominent', 0),
+    level: flexibleNumber(optionalInteger('level', 'sponsorship level; lower is more prominent', 0)),
     'logo-url': optionalUrl('logoUrl'),
     type: optionalText('type', 255),
     'deleted-at': deletedAt,

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { taxes } from '../../../db/schema/index.js';
 import { Nullable, defineResource, type AttributeSpec } from '../../jsonapi/index.js';
-import { deletedAt, eventOf, flexibleBoolean, optionalText } from '../attributes.js';
+import { deletedAt, eventOf, flexibleBoolean, flexibleNumber, optionalText } from '../attributes.js';
 import { inManagedEvent } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 
@@ -23,10 +23,10 @@ export const taxResource = defineResource({
   softDelete: 'deletedAt',
   attributes: {
     name: optionalText('name', 255, 'e.g. VAT'),
-    rate: {
+    rate: flexibleNumber({
       column: 'rate',
       schema: Nullable(Type.Number({ minimum: 0, maximum: 100, description: 'percent, 0 to 100' })),
-    },
+    }),
     'is-tax-included-in-price': flexibleBoolean(
       'isTaxIncludedInPrice',
       'whether ticket prices include the tax (default false)',

@@ -24,7 +24,7 @@ const count = (column: string, description: string) => optionalInteger(column, d
 
 /** Tickets that exist for the caller: those of visible events, hidden ones only for the event's organizers. */
 function ticketVisible(ctx: Ctx, t: Columns) {
-  const event = inVisibleEvent(ctx.caller, t.eventId!);
+  const event = inVisibleEvent(ctx, t.eventId!);
   if (isStaff(ctx.caller)) return event;
   return and(event, or(not(t.isHidden!), inManagedEvent(ctx.caller, t.eventId!)));
 }
@@ -86,6 +86,14 @@ export const ticketResource = defineResource({
       through: { table: orderTickets, from: 'ticketId', to: 'orderId' },
       readOnly: true,
       description: "the orders holding this ticket; the event's organizers and coorganizers only",
+      guard: (ctx, row) => requireRole(ctx, row.eventId as number, 'coorganizer'),
+    },
+    'order-statistics': {
+      kind: 'toOne',
+      type: 'order-statistics-ticket',
+      foreignKey: 'id',
+      readOnly: true,
+      description: "the ticket's holders, orders and sales by status; the event's organizers and coorganizers only",
       guard: (ctx, row) => requireRole(ctx, row.eventId as number, 'coorganizer'),
     },
   },

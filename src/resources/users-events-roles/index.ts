@@ -7,7 +7,7 @@ import { inLiveEvent, inManagedEvent, requireRole } from '../events/access.js';
 /** A user's own roles, and every role in the events the caller owns, organizes or coorganizes. */
 const visible = (ctx: Ctx, t: Columns) =>
   ctx.caller
-    ? and(inLiveEvent(t.eventId!), or(eq(t.userId!, ctx.caller.id), inManagedEvent(ctx.caller, t.eventId!)))
+    ? and(inLiveEvent(ctx, t.eventId!), or(eq(t.userId!, ctx.caller.id), inManagedEvent(ctx.caller, t.eventId!)))
     : sql`false`;
 
 const granted = () => {

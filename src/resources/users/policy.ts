@@ -1,5 +1,5 @@
 import { eq, or, sql } from 'drizzle-orm';
-import { eventRoles } from '../../../db/schema/index.js';
+import { eventRoles, orders } from '../../../db/schema/index.js';
 import { inManagedEvent } from '../events/access.js';
 import { isStaff, loggedIn, requireStaff, type Caller } from '../../auth/caller.js';
 import { forbidden, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
@@ -41,9 +41,10 @@ function guardFlags(caller: Caller | null, input: WriteInput, row?: Row) {
 }
 
 export const userPolicy: Policy = {
-  // In includes and linkage: the caller, and the team of the events the caller owns, organizes or
-  // coorganizes (the dashboard lists its role holders and saves the lists back: a hidden member would be
-  // dropped). Detail reads and lists stay the user's and the administrators'.
+  // In includes and linkage: the caller, the team of the events the caller owns, organizes or coorganizes
+  // (the dashboard lists its role holders and saves the lists back: a hidden member would be dropped), and
+  // the buyers of those events' orders (the order list includes each buyer: app/routes/events/view/tickets/orders/list.js).
+  // Detail reads and lists stay the user's and the administrators'.
   scope: (ctx, t) =>
     isStaff(ctx.caller)
       ? undefined
@@ -51,11 +52,15 @@ export const userPolicy: Policy = {
         ? or(
             eq(t.id!, ctx.caller.id),
             sql`${t.id!} in (select ${eventRoles.userId} from ${eventRoles} where ${inManagedEvent(ctx.caller, eventRoles.eventId)})`,
+            sql`${t.id!} in (select ${orders.userId} from ${orders} where ${orders.deletedAt} is null and ${inManagedEvent(ctx.caller, orders.eventId)})`,
           )
         : sql`false`,
   // Organizers name other users (speakers, coorganizers) by id without reading their records.
   linkable: () => undefined,
   list: requireStaff,
+  // An event's role lists (`/v1/events/1/coorganizers`, which the front end reads to decide whether the caller is
+  // on the team): anyone who sees the event asks, and the scope above answers only the users the caller may see.
+  listRelated() {},
   read(ctx, row) {
     selfOrAdmin(ctx, row);
   },

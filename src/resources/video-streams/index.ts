@@ -141,8 +141,8 @@ async function checkRooms(ctx: Ctx, owner: number, input: WriteInput) {
  * those learn only whether they may join (`GET /v1/events/{id}/has-streams`).
  */
 const videoStreamPolicy: Policy = {
-  scope: (ctx, t) => inVisibleEvent(ctx.caller, t.ownerEventId!),
-  existsFor: (ctx, t) => inVisibleEvent(ctx.caller, t.ownerEventId!),
+  scope: (ctx, t) => inVisibleEvent(ctx, t.ownerEventId!),
+  existsFor: (ctx, t) => inVisibleEvent(ctx, t.ownerEventId!),
   seesPrivate: (ctx, t) => inManagedEvent(ctx.caller, t.ownerEventId!),
   list() {},
   read() {},

@@ -9,6 +9,7 @@ import {
   compatibilityParameters,
   conflict,
   hasNul,
+  ignoredListParameters,
   jsonapiMember as jsonapi,
   jsonObject,
   operation,
@@ -192,6 +193,12 @@ export default async function settingsRoutes(app: FastifyInstance, { config }: {
     'Administrators and super administrators get the full variant (SettingFull, secrets included); everyone ' +
     'else the limited one (SettingLimited); with `fields[setting]`, only the named attributes (SettingSparse).';
 
+  // List clients read the one settings record with their list query (the reference's blueprint:
+  // `?page[size]=10&page[number]=1&sort=app-name&filter=[]`): accepted, no effect.
+  const ReadQuery = Type.Object(
+    { ...SettingQuery.properties, ...ignoredListParameters(config.LIST_ALL_MAX, 'the one settings record') },
+    { additionalProperties: false },
+  );
   const reads = [
     { path: '', operationId: 'getSettings', summary: 'The settings' },
     { path: '/:id', operationId: 'getSettingsById', summary: 'The settings (any id names record 1)', params: Params },
@@ -199,7 +206,7 @@ export default async function settingsRoutes(app: FastifyInstance, { config }: {
   for (const { path, ...named } of reads) {
     app.get(
       `${API_PREFIX}/settings${path}`,
-      operation({ tag: TAG, ...named, description, querystring: SettingQuery, success, errors: [400, 401, 406] }),
+      operation({ tag: TAG, ...named, description, querystring: ReadQuery, success, errors: [400, 401, 406] }),
       async (request) => readDocument(app, request),
     );
   }
