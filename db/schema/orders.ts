@@ -44,6 +44,8 @@ export const orders = pgTable(
     identifier: varchar('identifier', { length: 36 }).notNull(),
     amount: numeric('amount', { precision: 12, scale: 2, mode: 'number' }).notNull().default(0),
     status: varchar('status', { length: 16 }).notNull().default('initializing'),
+    /** The organizers' message to the buyer when they cancel the order. */
+    cancelNote: text('cancel_note'),
     paymentMode: varchar('payment_mode', { length: 16 }).notNull().default('free'),
     attendees: jsonb('attendees').$type<Attendee[]>().notNull().default([]),
     eventId: integer('event_id')

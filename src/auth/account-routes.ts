@@ -35,9 +35,20 @@ const ChangePasswordRequest = wrapped('ChangePasswordRequest', {
 });
 const MessageResponse = Type.Object({ message: Type.String() }, { $id: 'AccountMessage' });
 const AccountResponse = Type.Object(
-  { id: Type.String(), email: Type.String(), 'password-changed': Type.Optional(Type.Literal(true)) },
+  {
+    id: Type.String(),
+    email: Type.String(),
+    name: Type.Union([Type.String(), Type.Null()], {
+      description: "the account's first and last name, or null without either (as the reference answers)",
+    }),
+    'password-changed': Type.Optional(Type.Literal(true)),
+  },
   { $id: 'AccountPasswordChanged' },
 );
+
+/** The reference's `fullname`: first and last name joined, null without either. */
+const nameOf = (user: { firstName: string | null; lastName: string | null }) =>
+  [user.firstName, user.lastName].filter(Boolean).join(' ') || null;
 
 const LINK_REFUSED = 'is invalid, expired or used already';
 
@@ -206,14 +217,14 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
                   tokenGeneration: raiseGeneration(),
                 })
                 .where(and(eq(users.id, used.userId), liveAccountWith(used.email)))
-                .returning({ id: users.id, email: users.email })
+                .returning({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
             : [];
           if (!changed) throw badRequest(`This password reset link ${LINK_REFUSED}`);
           await endAfterPasswordChange(tx, changed.id, null);
           return changed;
         }),
       );
-      return { id: String(user.id), email: user.email };
+      return { id: String(user.id), email: user.email, name: nameOf(user) };
     },
   );
 
@@ -249,16 +260,22 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
       });
       if (!user) throw unprocessable('The current password is wrong', '/data/old-password');
       const passwordHash = await hashPassword(data['new-password']);
-      await app.db.transaction(async (tx) => {
-        await tx.update(users).set({ passwordHash, tokenGeneration: raiseGeneration() }).where(eq(users.id, caller.id));
+      const named = await app.db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(users)
+          .set({ passwordHash, tokenGeneration: raiseGeneration() })
+          .where(eq(users.id, caller.id))
+          .returning({ firstName: users.firstName, lastName: users.lastName });
         await endAfterPasswordChange(tx, caller.id, caller.loginId);
         await app.accountMail.queue(
           tx,
           { kind: 'password-changed', userId: caller.id },
           { recipient: caller.email, ip: request.ip, whenLimited: 'skip' },
         );
+        return row;
       });
-      return { id: String(caller.id), email: caller.email, 'password-changed': true as const };
+      const name = named ? nameOf(named) : null;
+      return { id: String(caller.id), email: caller.email, name, 'password-changed': true as const };
     },
   );
 }

@@ -32,7 +32,7 @@ t.test(
 
     const res = await change(here.access_token, user.password, 'a new long password');
     t.equal(res.status, 200);
-    t.same(res.body, { id: user.id, email: user.email, 'password-changed': true });
+    t.same(res.body, { id: user.id, email: user.email, name: null, 'password-changed': true }, 'no name yet: null');
 
     t.type(await login(app, user.email, 'a new long password'), 'string', 'the new password logs in');
     t.equal(

@@ -59,9 +59,10 @@ t.test(
     t.match(mail.parsed.text, /within 15 minutes/);
     t.equal(`${second.url.origin}${second.url.pathname}`, `${FRONTEND_ORIGIN}/reset-password`);
 
+    await app.sql`update users set first_name = 'Ada', last_name = 'Lovelace' where id = ${Number(user.id)}`;
     const res = await reset(second.token, 'my new password');
     t.equal(res.status, 200);
-    t.same(res.body, { id: user.id, email: user.email });
+    t.same(res.body, { id: user.id, email: user.email, name: 'Ada Lovelace' }, 'the name as the reference answers it');
     t.type(await login(app, user.email, 'my new password'), 'string');
     t.equal(await tokenWorks(app, earlier.access_token), 401, 'the login from before ended');
     t.equal(await tokenWorks(app, user.token), 401, 'a token of no login ended too');

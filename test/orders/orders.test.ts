@@ -151,6 +151,25 @@ t.test('the organizer completes an order: completed-at set once', async (t) => {
   t.equal(again.body.data.attributes.amount, 5);
 });
 
+t.test("cancel-note: null until organizers write it with the cancellation; the buyer's is refused", async (t) => {
+  const id = await newOrder();
+  const fresh = await call(app, { url: `/v1/orders/${id}`, token: buyer.token });
+  t.equal(fresh.body.data.attributes['cancel-note'], null, 'null on a new order');
+  expectError(t, await post(buyer.token, { 'cancel-note': 'Please cancel' }), 403, {
+    pointer: '/data/attributes/cancel-note',
+  });
+  const own = await patch(buyer.token, id, { 'cancel-note': 'I cancel it myself' });
+  expectError(t, own, 403, { pointer: '/data/attributes/cancel-note' });
+  t.equal((await row(id)).cancel_note, null, 'unchanged by the refusal');
+  const same = await patch(buyer.token, id, { 'cancel-note': null, company: 'ACME' });
+  t.equal(same.status, 200, 'the buyer may send the note back unchanged');
+  const res = await patch(cast.organizer.token, id, { status: 'cancelled', 'cancel-note': 'The venue closed' });
+  t.equal(res.status, 200);
+  t.match(res.body.data.attributes, { status: 'cancelled', 'cancel-note': 'The venue closed' });
+  const read = await call(app, { url: `/v1/orders/${id}`, token: buyer.token });
+  t.equal(read.body.data.attributes['cancel-note'], 'The venue closed', 'the buyer reads it');
+});
+
 t.test('the buyer changes an open order, never its status; others may not change it', async (t) => {
   const id = await newOrder();
   const attendees = [{ name: 'Grace', email: 'grace@example.org' }];

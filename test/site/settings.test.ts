@@ -346,6 +346,23 @@ t.test('query parameters the settings do not support are refused, as on every ot
   }
 });
 
+t.test('a list query (page, sort, filter) on the one settings record is accepted and changes nothing', async (t) => {
+  for (const who of ['anonymous', 'admin'] as Who[]) {
+    const plain = await call(app, { url: '/v1/settings', token: callers[who] });
+    for (const url of [
+      '/v1/settings?page[size]=10&page[number]=1&sort=app-name&filter=[]',
+      '/v1/settings/1?sort=-app-name&page[size]=0',
+    ]) {
+      const res = await call(app, { url, token: callers[who] });
+      t.equal(res.status, 200, `${who}: ${url}`);
+      t.same(res.body.data, plain.body.data, `${who}: the same record`);
+    }
+    expectError(t, await call(app, { url: '/v1/settings?page[size]=-1', token: callers[who] }), 400, {
+      parameter: 'page[size]',
+    });
+  }
+});
+
 t.test(
   'OpenAPI: SettingFull and SettingLimited, and the GET answers are anyOf them and SettingSparse (fields[setting])',
   async (t) => {

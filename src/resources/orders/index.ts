@@ -58,6 +58,11 @@ export const orderResource = defineResource({
         'initializing (default), pending, placed, completed, cancelled or expired; set by organizers only',
       ),
     },
+    'cancel-note': optionalText(
+      'cancelNote',
+      10_000,
+      "the organizers' message to the buyer when they cancel the order; set by organizers only",
+    ),
     'payment-mode': { column: 'paymentMode', schema: choice(PAYMENT_MODES, 'how the order is paid (default free)') },
     attendees: {
       column: 'attendees',

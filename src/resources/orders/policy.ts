@@ -8,6 +8,8 @@ const OPEN = ['initializing', 'pending'];
 
 const statusByOrganizers = () =>
   forbidden('Only organizers of the event or administrators may set the status', '/data/attributes/status');
+const noteByOrganizers = () =>
+  forbidden('Only organizers of the event or administrators may write the cancel note', '/data/attributes/cancel-note');
 
 /** The buyer, the event's owner, organizers and coorganizers, and administrators handle an order. */
 export async function handlesOrder(ctx: Ctx, order: { userId: number; eventId: number }): Promise<boolean> {
@@ -16,7 +18,7 @@ export async function handlesOrder(ctx: Ctx, order: { userId: number; eventId: n
 
 /**
  * Orders are private: the buyer sees their own, the event's organizers and coorganizers see the
- * event's, administrators see all. Only organizers set the status; the buyer may change an order
+ * event's, administrators see all. Only organizers set the status and the cancel note; the buyer may change an order
  * while it is open; administrators delete.
  */
 export const orderPolicy: Policy = {
@@ -39,8 +41,10 @@ export const orderPolicy: Policy = {
     await roleIn(ctx, eventId, `Related event "${String(named)}" not found`);
     // The front end sends its default status, initializing, with every new order.
     const status = input.attributes.status;
-    if (status !== undefined && status !== 'initializing' && !(await holdsRole(ctx, eventId, 'coorganizer')))
-      throw statusByOrganizers();
+    const note = input.attributes['cancel-note'];
+    const organizer = () => holdsRole(ctx, eventId, 'coorganizer');
+    if (status !== undefined && status !== 'initializing' && !(await organizer())) throw statusByOrganizers();
+    if (note !== undefined && note !== null && !(await organizer())) throw noteByOrganizers();
   },
   async update(ctx, row, input) {
     const caller = loggedIn(ctx);
@@ -49,6 +53,8 @@ export const orderPolicy: Policy = {
       throw forbidden('Only the buyer, the organizers of the event or an administrator may change this order');
     // ember-data sends the status it read back with every save.
     if (input.attributes.status !== undefined && input.attributes.status !== row.status) throw statusByOrganizers();
+    const note = input.attributes['cancel-note'];
+    if (note !== undefined && note !== row.cancelNote) throw noteByOrganizers();
     if (!OPEN.includes(row.status as string))
       throw forbidden(`The order is ${String(row.status)}; only organizers may change it now`);
   },

@@ -99,6 +99,13 @@ export const userResource = defineResource({
     'avatar-url': url('avatarUrl', 'the uploaded avatar'),
     'facebook-url': url('facebookUrl', 'Facebook profile'),
     'twitter-url': url('twitterUrl', 'Twitter profile'),
+    'facebook-id': {
+      schema: Nullable(
+        Type.Integer({ description: 'always null: this service has no Facebook login (the reference kept its id)' }),
+      ),
+      readOnly: true,
+      select: () => sql<null>`null::integer`,
+    },
     'instagram-url': url('instagramUrl', 'Instagram profile'),
     'google-plus-url': url('googlePlusUrl', 'Google+ profile'),
     'original-image-url': url('originalImageUrl', 'avatar as uploaded', true),
@@ -144,6 +151,15 @@ export const userResource = defineResource({
     },
     sessions: { kind: 'toMany', type: 'session', foreignKey: 'creatorId', description: 'sessions the user created' },
     orders: { kind: 'toMany', type: 'order', foreignKey: 'userId', description: 'orders the user bought' },
+    attendees: {
+      kind: 'toMany',
+      type: 'attendee',
+      foreignKey: 'userId',
+      inverse: 'user',
+      readOnly: true,
+      description: 'the ticket holders whose user account this is; the user and administrators only',
+      guard: ownOnly("These are another user's tickets"),
+    },
     notifications: {
       kind: 'toMany',
       type: 'notification',
