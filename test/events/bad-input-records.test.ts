@@ -91,7 +91,7 @@ const KINDS: Kind[] = [
       ['latitude', -91, 'latitude below -90'],
       ['longitude', -181, 'longitude below -180'],
       ['longitude', 181, 'longitude above 180'],
-      ['longitude', '13.4', 'longitude as a string'],
+      ['longitude', '13.4 E', 'longitude as a string that is not a number'],
       ['floor', 1.5, 'a fractional floor'],
       ['floor', 2147483648, 'a floor beyond int32'],
       ['position', -1, 'a negative position'],

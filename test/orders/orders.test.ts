@@ -75,6 +75,7 @@ t.test('a user creates an order: defaults, generated identifier, the caller as b
       'completed-at': null,
       'created-at': 'x',
       'deleted-at': null,
+      'cancel-note': null,
     },
     'every attribute, with its default',
   );
