@@ -84,7 +84,7 @@ t.test('bad input to feedback, favourites and speaker invites', async (t) => {
         ['rating missing', doc('feedback', { comment: 'x' }, of), 422, at('rating')],
         ['rating 0', doc('feedback', { rating: 0 }, of), 422, at('rating')],
         ['rating 6', doc('feedback', { rating: 6 }, of), 422, at('rating')],
-        ['rating as a string', doc('feedback', { rating: '4' }, of), 422, at('rating')],
+        ['rating as a string that is not a number', doc('feedback', { rating: 'four' }, of), 422, at('rating')],
         ['rating null', doc('feedback', { rating: null }, of), 422, at('rating')],
         [
           'comment over 10000 characters',

@@ -196,8 +196,8 @@ const OTHERS: RefusedCase<Body>[] = [
     at('email'),
   ],
   [
-    'a tax rate as a string',
-    { method: 'PATCH', path: 'taxes', type: 'tax', id: tax, attributes: { rate: '19' } },
+    'a tax rate as a string that is not a number',
+    { method: 'PATCH', path: 'taxes', type: 'tax', id: tax, attributes: { rate: '19 %' } },
     422,
     at('rate'),
   ],
