@@ -143,6 +143,10 @@ export async function feedbackRoutes(app: FastifyInstance, repo: SkillRepo) {
     async ({ params, caller }) => {
       const { row } = await existingSkill(app, repo, params);
       const feedback = textOf(params.feedback);
+      const mine = and(eq(skillReports.skillId, row.id), eq(skillReports.userId, caller!.id));
+      // Refused without a write (a second report of two at once still finds the conflict below).
+      const [reported] = await app.db.select({ at: skillReports.createdAt }).from(skillReports).where(mine).limit(1);
+      if (reported) throw new AssistantError(422, 'Skill already reported by the user.');
       const added = await app.db
         .insert(skillReports)
         .values({ skillId: row.id, userId: caller!.id, feedback })

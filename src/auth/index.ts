@@ -1,6 +1,7 @@
 import type { Face } from '../face.js';
 import accountRoutes from './account-routes.js';
 import { loginLimitsOf } from './login.js';
+import oauthRoutes from './oauth.js';
 import authRoutes from './routes.js';
 
 /** Logins and tokens (src/auth/routes.ts) and the account flows the web front end drives (account-routes.ts). */
@@ -13,5 +14,6 @@ export const authFace: Face = {
       limits,
     });
     await app.register(accountRoutes, { limits });
+    await app.register(oauthRoutes);
   },
 };

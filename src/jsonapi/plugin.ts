@@ -27,11 +27,18 @@ export default fp(
       for (const schema of resourceSchemas(registry, model)) app.addSchema(schema);
     }
     const json = app.getDefaultJsonParser('error', 'error');
-    app.addContentTypeParser(MEDIA_TYPE, { parseAs: 'string' }, (request, body, done) => {
-      // ember-data sends its Content-Type on every request: a DELETE (or GET) has it without a body.
-      if (body === '' && (request.method === 'DELETE' || request.method === 'GET')) return done(null, undefined);
-      json(request, body as string, done);
-    });
+    // Clients send their JSON Content-Type on every request: ember-data on a DELETE (or GET), the front end's
+    // order loader on a POST to a route that reads no body. An empty body is nothing there; a route that
+    // reads a body still refuses an empty one.
+    for (const type of ['application/json', MEDIA_TYPE]) {
+      if (app.hasContentTypeParser(type)) app.removeContentTypeParser(type);
+      app.addContentTypeParser(type, { parseAs: 'string' }, (request, body, done) => {
+        const readsNoBody =
+          request.method === 'DELETE' || request.method === 'GET' || !request.routeOptions.schema?.body;
+        if (body === '' && readsNoBody) return done(null, undefined);
+        json(request, body as string, done);
+      });
+    }
     app.addHook('onRequest', async (request, reply) => {
       if (!request.routeOptions.config.jsonapi) return;
       await negotiate(request, reply);

@@ -94,13 +94,30 @@ function linkageRoutes(kit: RouteKit, name: string, rel: RelationshipSpec) {
   }
 }
 
+/**
+ * The related endpoint `/v1/<path>/{id}/<name>`, also under the resource's path aliases and the relationship's
+ * own (`aliases`): the reference's paths clients still call (`/v1/tax/{id}/event`,
+ * `/v1/events/{id}/users-events-roles`). Every one answers as the first, with its self link.
+ */
 function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
+  const { spec } = kit.model;
+  const names = [name, ...(rel.aliases ?? [])];
+  [spec.path, ...(spec.aliases ?? [])].forEach((segment, i) => {
+    names.forEach((as, j) => {
+      const suffix = `${i > 0 ? 'Alias' : ''}${j > 0 ? `As${pascal(as)}` : ''}`;
+      relatedRead(kit, name, rel, `${API_PREFIX}/${segment}/:id/${as}`, suffix);
+    });
+  });
+  if (rel.kind === 'toMany' && rel.inverse) relatedCreateRoute(kit, name, rel);
+}
+
+function relatedRead(kit: RouteKit, name: string, rel: RelationshipSpec, path: string, suffix: string) {
   const { app, registry, model } = kit;
   const { spec } = model;
   const target = registry.get(rel.type);
   const targetIds = componentIds(target);
-  const path = `${API_PREFIX}/${spec.path}/:id/${name}`;
-  const operationId = `get${spec.name}${pascal(name)}`;
+  const operationId = `get${spec.name}${pascal(name)}${suffix}`;
+  const aliasNote = suffix ? ` Alias of /v1/${spec.path}/{id}/${name}, kept for clients of the reference's path.` : '';
   /** A bad query answers 400 only after the record the path names passed its checks. */
   const checksFirst = (ctx: Ctx, request: FastifyRequest) => async () =>
     parentChecks(kit, ctx, rel, await findRow(ctx, model, idOf(request)));
@@ -111,7 +128,7 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
       kit.options({
         operationId,
         summary: `The ${name} of a ${spec.type}`,
-        description: `The related ${target.type}, or null.`,
+        description: `The related ${target.type}, or null.${aliasNote}`,
         params: true,
         querystring: kit.queries.toOne,
         success: {
@@ -146,7 +163,7 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
     kit.options({
       operationId,
       summary: `List the ${name} of a ${spec.type}`,
-      description: `Only the ${name} related to this ${spec.type}, with every list feature.`,
+      description: `Only the ${name} related to this ${spec.type}, with every list feature.${aliasNote}`,
       params: true,
       querystring: kit.queries.list,
       success: { 200: Type.Ref(targetIds.list, { description: `A page of the ${name}` }) },
@@ -172,8 +189,6 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
       return listDocument(found, query, `${selfLink(model, found.parent!.id)}/${name}`, raw);
     },
   );
-
-  if (rel.inverse) relatedCreateRoute(kit, name, rel);
 }
 
 /** POST on a to-many related path: creates the target already linked back to this record. */

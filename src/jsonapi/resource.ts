@@ -66,6 +66,8 @@ interface RelationshipBase {
    * for its organizers); includes stay limited by the target's scope.
    */
   guard?(ctx: Ctx, row: Row): void | Promise<void>;
+  /** Further names of the related endpoint (`/<alias>` beside `/<name>`): the reference's paths clients still call. */
+  aliases?: string[];
   /** Only related rows meeting this condition on the target's columns (a session's `favourite`: the caller's). */
   where?(ctx: Ctx, t: Columns): SQL | undefined;
 }

@@ -29,6 +29,7 @@ import { taxResource } from './taxes/index.js';
 import { ticketResource } from './tickets/index.js';
 import { trackResource } from './tracks/index.js';
 import checkEmailRoute from './users/check-email.js';
+import userIdRoute from './users/user-id.js';
 import { userResource } from './users/index.js';
 import { feedbackResource } from './feedbacks/index.js';
 import { userFavouriteSessionResource } from './user-favourite-sessions/index.js';
@@ -102,6 +103,7 @@ export const resourceRoutesFace: Face = {
     for (const routes of [
       sessionRoutes,
       checkEmailRoute,
+      userIdRoute,
       speakerInviteRoutes,
       hasStreamsRoute,
       roleInviteRoutes,

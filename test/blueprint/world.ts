@@ -248,7 +248,7 @@ export const KINDS: Record<string, Kind> = {
       ),
   },
   'users-events-roles': {
-    type: 'users-events-role',
+    type: 'users-events-roles',
     make: async (w, event) => {
       const user = await seedUser(w.app);
       const [row] = await w.app.sql<{ id: number }[]>`

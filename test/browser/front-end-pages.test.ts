@@ -23,16 +23,19 @@ const missing = browserMissing() || frontEndMissing();
 if (missing) throw new Error(missing);
 
 /**
- * Pages of this issue's scope that still fail (issue 40 stays open for them): printed, counted apart, and the
- * list may only shrink (a page listed here that passes is reported so it can be taken off).
+ * Page errors that are the front end's own on one page, whatever the API answers: each was traced to the
+ * front end's source (the page sends no request the error could come from). Printed, never counted as a pass of
+ * ours; any other problem on the page still fails it.
  */
-const STILL_FAILING = [
-  '/my-tickets/upcoming/completed',
-  '/events/{event}/sessions/pending',
-  '/events/{event}/sessions/withdrawn',
-  '/events/{event}/sessions/create',
-  '/admin/events/import',
-];
+const FRONT_END_OWN: Record<string, { error: string; why: string }> = {
+  '/admin/events/import': {
+    error: "TypeError: Cannot read properties of undefined (reading 'count')",
+    why:
+      'app/templates/components/events/imports-history-section.hbs passes `this.data.meta` to Tables::Default, but ' +
+      'the component (app/components/events/imports-history-section.js) loads nothing: the table reads `count` of ' +
+      'undefined metadata before any request',
+  },
+};
 
 const describe = (p: PageProblems) => [...p.answers.map(describeAnswer), ...p.errors].join('; ');
 
@@ -73,28 +76,27 @@ t.test('every route of app/router.js, as the role that uses it', async (t) => {
   }
 
   let passed = 0;
-  let stillFailing = 0;
-  let waitingPassed = 0;
+  let own = 0;
   for (const { visit, problems, waiting } of results) {
     const label = `${visit.route} ${visit.path} (${visit.role})`;
     if (waiting) {
-      if (!problems) waitingPassed++;
       t.comment(`WAITING ${label} for ${waiting}: ${problems || 'passes already'}`);
-    } else {
-      if (!problems) passed++;
-      if (problems && STILL_FAILING.includes(visit.path.replace(world.identifier, '{event}'))) {
-        t.comment(`STILL FAILING ${label}: ${problems}`);
-        stillFailing++;
-      } else if (problems) t.fail(`${label}: ${problems}`);
-      else t.pass(label);
+      continue;
+    }
+    const known = FRONT_END_OWN[visit.path];
+    if (known && problems === known.error) {
+      t.comment(`FRONT END'S OWN ERROR ${label}: ${problems} (${known.why})`);
+      own++;
+    } else if (problems) t.fail(`${label}: ${problems}`);
+    else {
+      passed++;
+      t.pass(label);
     }
   }
-  const waiting = results.filter((r) => r.waiting).length;
-  for (const path of STILL_FAILING)
-    if (results.some((r) => r.visit.path.replace(world.identifier, '{event}') === path && !r.problems))
-      t.comment(`${path} passes now: take it off STILL_FAILING`);
-  t.comment(`${stillFailing} pages of this issue's scope still fail (STILL_FAILING)`);
+  const waiting = results.filter((r) => r.waiting);
+  const waitingPassed = waiting.filter((r) => !r.problems).length;
   t.comment(
-    `${passed} of ${results.length - waiting} pages pass; ${waiting} wait for a later issue's resource (${waitingPassed} of them pass already)`,
+    `${passed} of ${results.length - waiting.length} pages pass (${own} with the front end's own error only); ` +
+      `${waiting.length} wait for a later issue's resource (${waitingPassed} of them pass already)`,
   );
 });

@@ -255,7 +255,7 @@ t.test(
     const body = await constant(t, `/v1/users/${owner.id}/events?include=roles.role,roles.user`, 2, owner.token);
     const included = body.included as { type: string; id: string }[];
     t.ok(included.some((r) => r.type === 'role' && r.id === 'moderator'));
-    t.ok(included.some((r) => r.type === 'users-events-role'));
+    t.ok(included.some((r) => r.type === 'users-events-roles'));
     t.ok(
       included.filter((r) => r.type === 'user').every((r) => r.id === owner.id),
       "only the caller's own user record is included",

@@ -207,3 +207,30 @@ t.test('on a published event, unrelated users read the linkage but may not chang
   t.strictSame((await roles('GET', event, 'coorganizers')).body.data, users(cast.other));
   t.strictSame((await roles('GET', event, 'organizers')).body.data, users(cast.organizer), 'roles not named stay');
 });
+
+t.test(
+  "an event's role lists (/v1/events/{id}/coorganizers) show its team to the team, nothing to others",
+  async (t) => {
+    const { event } = await draftEvent('Team page');
+    const co = await seedUser(app);
+    await roles('POST', event, 'coorganizers', owner, users(co));
+    const listed = async (token?: string) => {
+      const res = await call(app, { url: `/v1/events/${event}/coorganizers`, token });
+      assertDocument(t, res, 200);
+      return res.body.data.map((u: { id: string }) => u.id);
+    };
+    t.strictSame(await listed(owner), [co.id], 'the owner sees the coorganizer');
+    t.strictSame(await listed(co.token), [co.id], 'the coorganizer sees themself');
+    t.strictSame(await listed(cast.admin.token), [co.id], 'administrators see every team');
+    // The front end asks as anyone who opens the event; a draft is 404 to outsiders, a published one lists nobody.
+    expectError(t, await call(app, { url: `/v1/events/${event}/coorganizers`, token: cast.other.token }), 404);
+    await call(app, {
+      method: 'PATCH',
+      url: `/v1/events/${event}`,
+      token: owner,
+      body: { data: { type: 'event', id: event, attributes: { state: 'published' } } },
+    });
+    t.strictSame(await listed(cast.other.token), [], 'an outsider: nobody');
+    t.strictSame(await listed(undefined), [], 'anonymous: nobody');
+  },
+);

@@ -3,7 +3,8 @@
  * organizers' sessions list loads `/sessions/mails` once through the loader and shows
  * `mails[sessionState]`: its subject, and its message with `<br/>` turned into line breaks. The mails are
  * the reference's (app/api/helpers/system_mails.py, MailType.SESSION_STATE_CHANGE), plus one for this
- * service's submitted state; drafts were never sent in, so they have none.
+ * service's submitted state and one for drafts: the dialog is on every row of the list, a draft's too, and the
+ * reference had no draft mail (its front end failed on a draft's row).
  */
 import t from 'tap';
 import { buildTestApp } from '../helpers/app.js';
@@ -33,6 +34,7 @@ t.test('the mails by state, as the dialog reads them', async (t) => {
   const mails = res.body as Record<string, { subject: string; message: string }> & { recipient: string };
   t.strictSame(Object.keys(mails), [
     'recipient',
+    'draft',
     'pending',
     'submitted',
     'accepted',
@@ -52,9 +54,10 @@ t.test('the mails by state, as the dialog reads them', async (t) => {
     'Not Accepted. Your submission for {event_name} titled {session_name} was not accepted',
   );
   t.match(mails.submitted.message, 'The current status of your session is now "Submitted".');
+  t.match(mails.draft.subject, 'has not been submitted yet');
   // The dialog's state is the session's (cell-notify.hbs: @sessionState={{@extraRecords.status}}): every
-  // state of its lists but draft has a mail, shown with line breaks for <br/>.
-  for (const state of ['pending', 'submitted', 'accepted', 'confirmed', 'rejected', 'canceled', 'withdrawn']) {
+  // state of its lists has a mail, shown with line breaks for <br/>.
+  for (const state of ['draft', 'pending', 'submitted', 'accepted', 'confirmed', 'rejected', 'canceled', 'withdrawn']) {
     const shown = mails[state]!.message.replace(/<br\/>/g, '\n');
     t.ok(shown.startsWith('Hello,\n\nThis is an automatic message from {app_name}.'), `${state}: shown`);
     t.notOk(shown.includes('<'), `${state}: no other markup`);

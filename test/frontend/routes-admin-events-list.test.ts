@@ -44,7 +44,7 @@ t.test('the deleted tab: deleted events, drafts too, with deleted-at and their r
     t.match(event.attributes['deleted-at'], /^\d{4}-\d\d-\d\dT/, `${event.attributes.name}: deleted-at`);
     t.equal(event.relationships.roles.data.length, 3, `${event.attributes.name}: owner, organizer, coorganizer`);
   }
-  const roles = res.body.included.filter((r: { type: string }) => r.type === 'users-events-role');
+  const roles = res.body.included.filter((r: { type: string }) => r.type === 'users-events-roles');
   t.equal(roles.length, 6, "the deleted events' roles are included");
   t.ok(
     res.body.included.some((r: { type: string; id: string }) => r.type === 'user' && r.id === cast.owner.id),

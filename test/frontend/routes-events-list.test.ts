@@ -148,7 +148,7 @@ t.test('the include the route sends: statistics of the events the user manages, 
       `${who}: the statistics included`,
     );
     t.equal(included('ticket').length, 1, `${who}: the ticket`);
-    t.ok(included('users-events-role').length > 0, `${who}: the roles`);
+    t.ok(included('users-events-roles').length > 0, `${who}: the roles`);
     t.ok(included('role').length > 0, `${who}: their role names`);
   }
 });

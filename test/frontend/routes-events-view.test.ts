@@ -99,7 +99,7 @@ t.test('the dashboard reads the role lists and saves them back', async (t) => {
     mine.body.data.map((e: { id: string }) => e.id),
     [event],
   );
-  const roles = mine.body.included.filter((r: { type: string }) => r.type === 'users-events-role');
+  const roles = mine.body.included.filter((r: { type: string }) => r.type === 'users-events-roles');
   t.strictSame(
     roles.map((r: { relationships: { role: { data: { id: string } } } }) => r.relationships.role.data.id).sort(),
     ['moderator', 'track_organizer'],
@@ -108,7 +108,7 @@ t.test('the dashboard reads the role lists and saves them back', async (t) => {
   const owners = await owner.adapter('GET', `/v1/users/${cast.owner.id}/events`, {
     query: { include: 'roles.role,roles.user' },
   });
-  const all = owners.body.included.filter((r: { type: string }) => r.type === 'users-events-role');
+  const all = owners.body.included.filter((r: { type: string }) => r.type === 'users-events-roles');
   t.equal(
     all.length,
     7,

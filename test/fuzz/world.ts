@@ -248,7 +248,7 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     ['group', [group]],
     ['user-follow-group', [follow]],
     ['role', ['organizer', 'owner']],
-    ['users-events-role', heldRoles.map((r) => String(r.id))],
+    ['users-events-roles', heldRoles.map((r) => String(r.id))],
     ['role-invite', [invite]],
     ['import-job', [importTask!.id]],
     // The statistics of an event and of a ticket have its id.
@@ -283,6 +283,7 @@ export function pathValues(fw: FuzzWorld, path: string, name: string): string[] 
   if (name === 'event_id') return events;
   if (name === 'task_id') return fw.taskIds;
   if (name === 'source_type') return ['json'];
+  if (name === 'identifier' && path.startsWith('/v1/orders/')) return fw.orderIdentifiers;
   if (name === 'path') return path.startsWith('/static/media/') ? fw.mediaPaths : ['export.zip', 'a/b.zip'];
   const collection = /^\/v1\/([^/]+)\/\{id\}/.exec(path)?.[1];
   if (collection === 'settings') return ['1'];

@@ -131,6 +131,16 @@ t.test('filters apply to related lists, inside the parent', async (t) => {
   t.strictSame(await select(t, [c('label', 'ne', 'news')], { path: '/v1/articles/1/tags' }), ['2']);
 });
 
+t.test('a to-many relationship compares with eq / ne null: none linked, some linked', async (t) => {
+  const all = await select(t, []);
+  const none = await select(t, [c('tags', 'eq', null)]);
+  const some = await select(t, [c('tags', 'ne', null)]);
+  t.ok(some.includes('1'), 'Alpha has tags');
+  t.ok(none.length > 0, 'some articles have none');
+  t.strictSame([...none, ...some].sort(), all, 'each article is in exactly one');
+  t.strictSame(await select(t, [c('tags', 'has', c('label', 'ne', 'zzz'))]), some, 'as "has" any tag');
+});
+
 t.test('a to-one relationship compares with eq / ne and null or an id, as the caller reads its linkage', async (t) => {
   t.strictSame(await select(t, [c('author', 'ne', null)]), ['1', '2', '4']);
   t.strictSame(
@@ -176,7 +186,7 @@ const bad: [string, unknown][] = [
   ['an unknown attribute', [c('nothing', 'eq', 1)]],
   ['a to-one relationship compared by order', [c('author', 'lt', '1')]],
   ['a to-one relationship compared with something that is no id', [c('author', 'eq', 'abc')]],
-  ['a to-many relationship compared as an attribute', [c('tags', 'eq', null)]],
+  ['a to-many relationship compared with an id', [c('tags', 'eq', 1)]],
   ['an unknown operator', [c('title', 'between', ['A', 'B'])]],
   ['an operator in upper case', [c('title', 'EQ', 'Alpha')]],
   ['a string for an integer', [c('rating', 'eq', 'abc')]],

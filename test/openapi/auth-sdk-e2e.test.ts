@@ -64,7 +64,7 @@ t.test('the account routes answer their typed documents', async (t) => {
   const changed = await api.POST('/v1/auth/change-password', {
     body: { data: { 'old-password': user.password, 'new-password': 'a longer new password' } },
   });
-  t.same(changed.data, { id: user.id, email: user.email, 'password-changed': true });
+  t.same(changed.data, { id: user.id, email: user.email, name: null, 'password-changed': true });
   const wrong = await api.PATCH('/v1/auth/reset-password', {
     body: { data: { token: 'not a token', password: 'long enough' } },
   });

@@ -66,6 +66,7 @@ const PLAIN_ACTIONS = [
   '/v1/role_invites/accept-invite',
   '/v1/role_invites/decline-invite',
   '/v1/role-invites/{id}/resend-invite',
+  '/v1/orders/{identifier}/verify',
 ];
 /** File uploads: multipart forms in (the component named here), plain JSON out. */
 const UPLOADS: Record<string, string> = {
@@ -86,6 +87,7 @@ const PLAIN_READS = [
   '/v1/events/{id}/has-streams',
   '/v1/speaker-invites/{id}/accept-invite',
   '/v1/speaker-invites/{id}/reject-invite',
+  '/v1/users/user-details/get-user-id',
 ];
 /** The schedule for conference apps and calendars (src/schedule), by the media type each answers. */
 const SCHEDULE_DOCUMENTS: Record<string, string> = {
@@ -260,8 +262,10 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
       'POST /v1/role_invites/accept-invite',
       'POST /v1/role_invites/decline-invite',
       'POST /v1/role-invites/{id}/resend-invite',
+      'POST /v1/orders/{identifier}/verify',
+      'POST /v1/auth/oauth/login/{provider}',
     ].sort(),
-    'the logins, the refresh, logout and the account flows, send-receipt, the image upload, the export, check_email and the role invite actions',
+    'the logins, the refresh, logout and the account flows, send-receipt, the image upload, the export, check_email, the role invite actions and the order payment check',
   );
   const uploads = operations.filter(({ path }) => path in UPLOADS);
   t.equal(uploads.length, 3, 'the upload, its alias and the import');
@@ -270,7 +274,12 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
     if (path in UPLOADS) {
       const form = { 'multipart/form-data': { schema: { $ref: `#/components/schemas/${UPLOADS[path]}` } } };
       t.same(body && !isRef(body) ? body.content : undefined, form, `${label} takes a multipart form`);
-    } else if (path === '/v1/role-invites/{id}/resend-invite') {
+    } else if (path === '/v1/auth/oauth/login/{provider}') {
+      // No OAuth provider is configured: it only ever refuses.
+      t.notOk(body, `${label} takes no body (the code is a query parameter)`);
+      t.notOk(responseOf(op, '200'), `${label} never answers 200`);
+      continue;
+    } else if (path === '/v1/role-invites/{id}/resend-invite' || path === '/v1/orders/{identifier}/verify') {
       t.notOk(body, `${label} takes no body (the front end's loader posts none)`);
     } else {
       t.ok(body && !isRef(body) && 'application/json' in body.content, `${label} takes plain JSON`);
@@ -292,8 +301,9 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
       'GET /v1/speaker-invites/{id}/reject-invite',
       'GET /v1/states',
       'GET /v1/tasks/{task_id}',
+      'GET /v1/users/user-details/get-user-id',
     ],
-    "the task, the download, the front end loader's session states, mails, languages and dates, ticket availability, has-streams and speaker invite answers, and the check-in apps' attendee state",
+    "the task, the download, the front end loader's session states, mails, languages and dates, ticket availability, has-streams and speaker invite answers, the check-in apps' attendee state and the caller's user id",
   );
   for (const { label, op } of reads) {
     const types = Object.keys(responseOf(op, '200')?.content ?? {});

@@ -271,6 +271,7 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     orders: order,
     tickets: ticket,
     taxes: tax,
+    tax,
     'speakers-calls': call,
     'speakers-call': call,
     'stripe-authorizations': String(stripe!.id),

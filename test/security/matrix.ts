@@ -47,7 +47,7 @@ export type Face = 'v1-read' | 'v1-records' | 'v1-write' | 'assistant' | 'appgen
 
 /** The records of an event, whose writes have a test file of their own. */
 const EVENT_RECORDS =
-  /^\/v1\/(event-copyrights?|social-links|microlocations|sponsors|tracks|session-types|sessions|speakers|custom-forms|tickets|taxes|speakers-calls?)\//;
+  /^\/v1\/(event-copyrights?|social-links|microlocations|sponsors|tracks|session-types|sessions|speakers|custom-forms|tickets|tax|taxes|speakers-calls?)\//;
 
 /** The test file that owns a route; undefined for a route no face claims (which fails every file). */
 export function faceOf(key: string): Face | undefined {

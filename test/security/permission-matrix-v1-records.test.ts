@@ -10,6 +10,11 @@ import { buildMatrixWorld } from './matrix-world.js';
 import { freshTargets, KINDS, linkage, newRecord, next, toOne, update } from './matrix-writes.js';
 
 const { app, routes } = await appWithRoutes(t);
+const ALIASES: Record<string, string> = {
+  'event-copyrights': 'event-copyright',
+  'speakers-calls': 'speakers-call',
+  taxes: 'tax',
+};
 
 t.test('every write route on event records has an entry', async (t) => checkCoverage(t, routes, 'v1-records'));
 
@@ -26,16 +31,11 @@ t.test('write routes on event records x callers', async (t) => {
       [`DELETE /v1/${path}/{id}`, removeFresh(path)],
       // Records never move between events: naming the same event is the write an organizer can make.
       [`PATCH /v1/${path}/{id}/relationships/event`, () => toOne('event', p.event)],
-      ...(path === 'event-copyrights'
+      // The reference's singular paths of the same records.
+      ...(ALIASES[path]
         ? ([
-            ['PATCH /v1/event-copyright/{id}', rename],
-            ['DELETE /v1/event-copyright/{id}', removeFresh(path, 'event-copyright')],
-          ] as [string, Recipe][])
-        : []),
-      ...(path === 'speakers-calls'
-        ? ([
-            ['PATCH /v1/speakers-call/{id}', rename],
-            ['DELETE /v1/speakers-call/{id}', removeFresh(path, 'speakers-call')],
+            [`PATCH /v1/${ALIASES[path]}/{id}`, rename],
+            [`DELETE /v1/${ALIASES[path]}/{id}`, removeFresh(path, ALIASES[path])],
           ] as [string, Recipe][])
         : []),
     ];

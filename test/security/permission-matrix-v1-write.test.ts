@@ -245,6 +245,8 @@ t.test('other write routes of the event service x callers', async (t) => {
     },
     'DELETE /v1/orders/{id}': async () => ({ path: `/v1/orders/${await buyOrder(app, owner, w.bazaar)}` }),
     'PATCH /v1/orders/{id}/relationships/event': () => toOne('event', w.bazaar),
+    'POST /v1/auth/oauth/login/{provider}': () => ({ path: '/v1/auth/oauth/login/facebook?code=not-a-code' }),
+    'POST /v1/orders/{identifier}/verify': () => ({ path: `/v1/orders/${w.completed}/verify` }),
     'POST /v1/attendees/send-receipt': () => ({ json: { 'order-identifier': w.completed } }),
     'POST /v1/events/{id}/tickets': () => newRecord('tickets', p.event),
     'POST /v1/attendees': () => ticketHolder(),

@@ -131,6 +131,8 @@ export const MATRIX: Record<string, Row> = {
   'POST /v1/auth/change-password': signedIn(200),
   // Tells anyone whether an address is registered, as the reference does (rate limited per client).
   'POST /v1/users/check_email': everyone(200),
+  // No OAuth provider is configured: refused alike for everyone, nothing written.
+  'POST /v1/auth/oauth/login/{provider}': everyone(501),
   'GET /v1/users': staffOnly(200),
   'POST /v1/users': everyone(201),
   'POST /v1/users [is-admin: true]': row(403, 403, 403, 403, 403, 201),
@@ -141,6 +143,9 @@ export const MATRIX: Record<string, Row> = {
   [`PATCH ${USER} [is-verified: true]`]: row(401, 403, 403, 403, 200, 200),
   [`DELETE ${USER}`]: ownerOrStaff(200),
   [`POST ${USER}/speakers`]: ownerOrStaff(201),
+  // The reference's name of a user's favourites (a related list only).
+  [`GET ${USER}/user-favourite-sessions`]: ownerOrStaff(200),
+  'GET /v1/users/user-details/get-user-id': signedIn(200),
   ...Object.fromEntries(
     [
       'speakers',
@@ -160,6 +165,7 @@ export const MATRIX: Record<string, Row> = {
       'favourites',
       'groups',
       'followed-groups',
+      'attendees',
     ].flatMap((name) => [
       [`GET ${USER}/relationships/${name}`, ownerOrStaff(200)],
       [`GET ${USER}/${name}`, ownerOrStaff(200)],
@@ -218,15 +224,18 @@ export const MATRIX: Record<string, Row> = {
   ...editableToMany(EVENT, 'track-organizers', ownerOrStaff),
   ...editableToMany(EVENT, 'registrars', ownerOrStaff),
   ...editableToMany(EVENT, 'moderators', ownerOrStaff),
-  // The role holders' user records are private: only administrators list them.
-  [`GET ${EVENT}/organizers`]: staffOnly(200),
-  [`GET ${EVENT}/coorganizers`]: staffOnly(200),
-  [`GET ${EVENT}/track-organizers`]: staffOnly(200),
-  [`GET ${EVENT}/registrars`]: staffOnly(200),
-  [`GET ${EVENT}/moderators`]: staffOnly(200),
+  // The role holders' user records: scoped, not refused (the front end reads `coorganizers` to tell whether the
+  // caller is on the team): the event's owner, organizers and coorganizers see its team, anyone else none of it.
+  ...Object.fromEntries(
+    ['organizers', 'coorganizers', 'track-organizers', 'registrars', 'moderators'].map((n) => [
+      `GET ${EVENT}/${n}`,
+      everyone(200),
+    ]),
+  ),
   // Who holds which role: the linkage is scoped (a user's own roles, all for the event's organizers); the list needs a login.
   [`GET ${EVENT}/relationships/roles`]: everyone(200),
   [`GET ${EVENT}/roles`]: signedIn(200),
+  [`GET ${EVENT}/users-events-roles`]: signedIn(200),
   [`GET ${EVENT}/relationships/role-invites`]: involved(200),
   [`GET ${EVENT}/role-invites`]: involved(200),
   // The event's statistics (and a ticket's): its owner, organizers and coorganizers, as its orders.
@@ -350,6 +359,7 @@ export const MATRIX: Record<string, Row> = {
   // The records of an event.
   ...eventRecord('event-copyrights'),
   'GET /v1/event-copyright/{id}': everyone(200),
+  'GET /v1/event-copyright/{id}/event': everyone(200),
   'PATCH /v1/event-copyright/{id}': involved(200),
   'DELETE /v1/event-copyright/{id}': involved(200),
   ...eventRecord('social-links'),
@@ -383,9 +393,14 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/tickets/{id}/orders': involved(200),
   // The public part of a tax for everyone, the invoicing details for the event's organizers.
   ...eventRecord('taxes'),
+  'GET /v1/tax/{id}': everyone(200),
+  'PATCH /v1/tax/{id}': involved(200),
+  'DELETE /v1/tax/{id}': involved(200),
+  'GET /v1/tax/{id}/event': everyone(200),
   'GET /v1/taxes/{id} [tax-id, email]': shownTo('owner', 'organizer', 'admin', 'superAdmin'),
   ...eventRecord('speakers-calls'),
   'GET /v1/speakers-call/{id}': everyone(200),
+  'GET /v1/speakers-call/{id}/event': everyone(200),
   'PATCH /v1/speakers-call/{id}': involved(200),
   'DELETE /v1/speakers-call/{id}': involved(200),
 
@@ -438,6 +453,8 @@ export const MATRIX: Record<string, Row> = {
   'POST /v1/orders': signedIn(201),
   'POST /v1/orders [status: completed]': row(401, 403, 403, 201, 201, 201),
   'GET /v1/orders/{id}': involved(200),
+  // The stored payment status: strangers are told of no order (404).
+  'POST /v1/orders/{identifier}/verify': row(401, 404, 200, 200, 200, 200),
   'PATCH /v1/orders/{id}': involved(200),
   'PATCH /v1/orders/{id} [status: completed]': row(401, 403, 403, 200, 200, 200),
   'DELETE /v1/orders/{id}': staffOnly(200),
@@ -518,13 +535,18 @@ export const MATRIX: Record<string, Row> = {
   // Favourites are listed for anyone (the public session page): empty without a login.
   ...publicRelationship('/v1/sessions/{id}', 'favourites'),
   ...publicRelationship(EVENT, 'session-favourites'),
+  // The reference's names of those lists (related lists only).
+  'GET /v1/sessions/{id}/user-favourite-sessions': everyone(200),
+  [`GET ${EVENT}/user-favourite-sessions`]: everyone(200),
   ...Object.fromEntries(
-    [...['feedbacks', 'speaker-invites'].map((n) => `/v1/sessions/{id}/${n}`), `${EVENT}/speaker-invites`].flatMap(
-      (related) => [
-        [`GET ${related.replace(/\/([^/]+)$/, '/relationships/$1')}`, everyone(200)],
-        [`GET ${related}`, signedIn(200)],
-      ],
-    ),
+    [
+      ...['feedbacks', 'speaker-invites'].map((n) => `/v1/sessions/{id}/${n}`),
+      `${EVENT}/speaker-invites`,
+      `${EVENT}/feedbacks`,
+    ].flatMap((related) => [
+      [`GET ${related.replace(/\/([^/]+)$/, '/relationships/$1')}`, everyone(200)],
+      [`GET ${related}`, signedIn(200)],
+    ]),
   ),
 
   // Files: uploads need a login; stored files are public by their unguessable URL.

@@ -353,7 +353,7 @@ t.test('the mail and the notification of an import with warnings say how many an
   const mails = smtp.received.length;
   const files = valid();
   (files['sponsors.json'] as Json[]).push(
-    ...Array.from({ length: 24 }, (_, i) => ({ id: 100 + i, name: `Sponsor ${i}`, level: String(i) })),
+    ...Array.from({ length: 24 }, (_, i) => ({ id: 100 + i, name: `Sponsor ${i}`, level: ` ${i} ` })),
   );
   const res = await taskAnswer(app, await start(t, files), user.token);
   t.equal(res.body.state, 'SUCCESS');
@@ -366,7 +366,7 @@ t.test('the mail and the notification of an import with warnings say how many an
   );
   const lines = (mail.parsed.text ?? '').split('\n');
   t.ok(lines.includes('24 warnings: what was repaired or not carried over'), 'the mail says how many');
-  t.ok(lines.includes('- File sponsors.json, ID 100: level "0": read as 0'), 'and lists the first');
+  t.ok(lines.includes('- File sponsors.json, ID 100: level " 0 ": read as 0'), 'and lists the first');
   t.equal(lines.filter((l) => l.startsWith('- File ')).length, 20, 'twenty of them');
   t.ok(lines.includes('... and 4 more: the import task lists the first 24.'), 'and says where the others are');
   const [note] = await app.sql<
@@ -374,7 +374,7 @@ t.test('the mail and the notification of an import with warnings say how many an
   >`select message from notifications where user_id = ${Number(user.id)} order by id desc limit 1`;
   t.match(
     note!.message,
-    /^Your event Broken Camp is ready: https:\/\/events\.example\.test\/e\/[a-z0-9]{8}\n\n24 warnings: what was repaired or not carried over\n- File sponsors\.json, ID 100: level "0": read as 0\n/,
+    /^Your event Broken Camp is ready: https:\/\/events\.example\.test\/e\/[a-z0-9]{8}\n\n24 warnings: what was repaired or not carried over\n- File sponsors\.json, ID 100: level " 0 ": read as 0\n/,
   );
   t.equal(note!.message.split('\n').filter((l) => l.startsWith('- File ')).length, 3, 'the notification lists three');
 });

@@ -190,11 +190,20 @@ export const eventResource = defineResource({
       'speaker-invite',
       "invitations to speak at the event's sessions (see speaker-invite for who reads them)",
     ),
+    feedbacks: {
+      kind: 'toMany',
+      type: 'feedback',
+      foreignKey: 'eventId',
+      readOnly: true,
+      description:
+        "ratings of the event and of its sessions: the caller's own, all for the event's organizers and coorganizers",
+    },
     'session-favourites': {
       kind: 'toMany',
       type: 'user-favourite-session',
       through: { table: eventSessionFavourites, from: 'eventId', to: 'favouriteId' },
       readOnly: true,
+      aliases: ['user-favourite-sessions'],
       description:
         "favourites of the event's sessions: the caller's own, all for the event's organizers and coorganizers",
     },
@@ -208,9 +217,10 @@ export const eventResource = defineResource({
     moderators: role('moderator', 'moderators see the event while it is a draft; only the owner changes them'),
     roles: {
       kind: 'toMany',
-      type: 'users-events-role',
+      type: 'users-events-roles',
       foreignKey: 'eventId',
       readOnly: true,
+      aliases: ['users-events-roles'],
       description: 'who holds which role in the event, the owner included',
     },
     'general-statistics': {

@@ -4,14 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import { events, orders, ORDER_STATUSES } from '../../../db/schema/index.js';
 import { loggedIn, requireLogin } from '../../auth/caller.js';
 import { API_PREFIX, errorResponses, hasNul, notFound } from '../../jsonapi/index.js';
+import { choice } from '../attributes.js';
 import { handlesOrder } from './policy.js';
 
 const VerifyResponse = Type.Object(
   {
-    payment_status: Type.Union(
-      ORDER_STATUSES.map((s) => Type.Literal(s)),
-      { description: 'the status of the order' },
-    ),
+    payment_status: choice(ORDER_STATUSES, 'the status of the order'),
   },
   { $id: 'OrderVerifyResponse', additionalProperties: false },
 );
@@ -24,15 +22,6 @@ const VerifyResponse = Type.Object(
  */
 export default async function orderRoutes(app: FastifyInstance) {
   app.addSchema(VerifyResponse);
-  // The front end's loader posts no body at all, with a JSON content type (application/json or the JSON:API
-  // one): the route reads no body, so an empty one is fine here.
-  const json = app.getDefaultJsonParser('error', 'error');
-  for (const type of ['application/json', 'application/vnd.api+json']) {
-    if (app.hasContentTypeParser(type)) app.removeContentTypeParser(type);
-    app.addContentTypeParser(type, { parseAs: 'string' }, (request, body, done) =>
-      body === '' ? done(null, undefined) : json(request, body as string, done),
-    );
-  }
   app.post(
     `${API_PREFIX}/orders/:identifier/verify`,
     {

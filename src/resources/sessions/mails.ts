@@ -16,8 +16,21 @@ const Mail = Type.Object(
   { additionalProperties: false },
 );
 
-/** The states with a mail, in the reference's order (plus submitted, this service's). */
-const MAIL_STATES = ['pending', 'submitted', 'accepted', 'confirmed', 'rejected', 'canceled', 'withdrawn'] as const;
+/**
+ * Every state a session may be in, each with a mail: the reference's (pending to withdrawn), submitted (this
+ * service's), and draft. The reference has no draft mail, and its front end's notify dialog, present on every row
+ * of an organizer's session list, fails on a draft's row; here it offers a reminder to send the proposal in.
+ */
+const MAIL_STATES = [
+  'draft',
+  'pending',
+  'submitted',
+  'accepted',
+  'confirmed',
+  'rejected',
+  'canceled',
+  'withdrawn',
+] as const;
 
 export const SessionMails = Type.Object(
   {
@@ -27,12 +40,24 @@ export const SessionMails = Type.Object(
   {
     $id: 'SessionMails',
     additionalProperties: false,
-    description: "the mail of each session state a session's speakers are told about (no draft: nothing was sent in)",
+    description:
+      "the mail of each session state a session's speakers are told about (for a draft: a reminder to send it in)",
   },
 );
 
 export const SESSION_MAILS = {
   recipient: 'Speaker',
+  draft: {
+    subject: 'Your proposal for {event_name} titled {session_name} has not been submitted yet',
+    message: paragraphs(
+      'Hello,',
+      'This is an automatic message from {app_name}.',
+      'Your session {session_name} for {event_name} is still a draft: the event organizers and review team will only review it once you submit it.',
+      'You can complete and submit it on the session page {session_cfs_link}. You need to be logged in to view it.',
+      'More details about the event are on the event page at {event_link}.',
+      'Thank you.<br/>{frontend_link}',
+    ),
+  },
   pending: {
     subject: 'Your speaker submission for {event_name} titled {session_name}',
     message: paragraphs(

@@ -46,6 +46,7 @@ export const sessionSocialRelationships: Record<string, RelationshipSpec> = {
     type: 'user-favourite-session',
     foreignKey: 'sessionId',
     readOnly: true,
+    aliases: ['user-favourite-sessions'],
     description: "users' favourites of the session: the caller's own, all for the event's organizers and coorganizers",
   },
   'speaker-invites': {

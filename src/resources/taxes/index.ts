@@ -13,6 +13,7 @@ const hidden = (spec: AttributeSpec): AttributeSpec => ({ ...spec, private: true
 export const taxResource = defineResource({
   type: 'tax',
   path: 'taxes',
+  aliases: ['tax'],
   name: 'Tax',
   tag: 'Taxes',
   description:

@@ -19,8 +19,10 @@ const granted = () => {
  * `event_roles`, whose owner rows follow `events.owner_id`.
  */
 export const usersEventsRoleResource = defineResource({
-  type: 'users-events-role',
+  type: 'users-events-roles',
   path: 'users-events-roles',
+  // The reference's type is the plural (ember-data's model is users-events-role: it sends and reads both).
+  typeAliases: ['users-events-role'],
   name: 'UsersEventsRole',
   tag: 'Roles',
   description:
