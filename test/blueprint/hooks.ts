@@ -6,7 +6,6 @@
 import { simpleParser } from 'mailparser';
 import { hashPassword } from '../../src/auth/password.js';
 import { call, until } from '../helpers/app.js';
-import { taskEnded } from '../helpers/service.js';
 import { seedUser } from '../helpers/users.js';
 import { LOGIN, type BlueprintWorld } from './world.js';
 
@@ -88,15 +87,10 @@ async function invite(w: BlueprintWorld, email: string): Promise<string> {
 
 export const BEFORE: Record<string, (w: BlueprintWorld) => Promise<Prepared>> = {
   'Upload > File Upload > Upload a File': async () => ({ raw: completePart(Buffer.from('name,rating\nAda,5\n')) }),
-  // An archive as an export writes it, of the world's event.
-  'Event Import > Start Event Import > Start a Task to Import an Event': async (w) => {
-    const answer = await post(w, `/v1/events/${w.id('events')}/export/json`, {}, w.token);
-    const done = await taskEnded(w.app, answer.task_url, w.token, 60_000);
-    const url = new URL(String(done.result?.download_url ?? ''), 'http://localhost');
-    const zip = await w.app.inject({ url: url.pathname, headers: { authorization: `JWT ${w.token}` } });
-    if (zip.statusCode !== 200) throw new Error(`the export's archive: ${zip.statusCode}`);
-    return { raw: completePart(zip.rawPayload) };
-  },
+  // An archive as an export writes it, of the world's event (exported while the world was built).
+  'Event Import > Start Event Import > Start a Task to Import an Event': async (w) => ({
+    raw: completePart((await w.exported).archive),
+  }),
   // The refresh token of a login, in the Authorization header as the mobile example sends it.
   'Authentication > Token Refresh > Access Token Refresh for mobile': async (w) => ({
     token: (await loginPair(w)).refresh_token,
@@ -143,10 +137,8 @@ export const BEFORE: Record<string, (w: BlueprintWorld) => Promise<Prepared>> = 
     body: withToken(await mailedToken(w, w.notes.get('unverified') ?? '', Number(w.notes.get('unverified-after')))),
     token: null,
   }),
-  // The task of an export started for it, as the reference's celery task.
-  'Celery Tasks > Task Details > Get Task Result': async (w) => {
-    const answer = await post(w, `/v1/events/${w.id('events')}/export/json`, {}, w.token);
-    await taskEnded(w.app, answer.task_url, w.token, 60_000);
-    return { parameters: { task_id: String(answer.task_url).split('/').pop()! } };
-  },
+  // An ended task, as the reference's celery task: the world's export.
+  'Celery Tasks > Task Details > Get Task Result': async (w) => ({
+    parameters: { task_id: (await w.exported).taskUrl.split('/').pop()! },
+  }),
 };

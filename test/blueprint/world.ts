@@ -11,6 +11,7 @@ import { hashPassword } from '../../src/auth/password.js';
 import { call } from '../helpers/app.js';
 import { create, eventAttributes, rel } from '../helpers/events.js';
 import { attendeeAttributes, speakersCallAttributes, ticketAttributes } from '../helpers/ticket-bodies.js';
+import { taskEnded } from '../helpers/service.js';
 import { seedUser, type TestUser } from '../helpers/users.js';
 
 /** The account of the authentication examples (`email@example.com`, `password`), as the hooks make it. */
@@ -31,6 +32,11 @@ export class BlueprintWorld {
   /** The id of the world's record of each collection (the URL segment: `events`, `tracks`, ...). */
   readonly ids = new Map<string, string>();
   orderIdentifier = '';
+  /**
+   * An export of the world's event, ended: its task (the task example reads it) and its archive (the Event Import
+   * example uploads it). Started when the world is built, so the job runs while the examples before those are replayed.
+   */
+  exported!: Promise<{ taskUrl: string; archive: Buffer }>;
   /** What a hook leaves for a later one. */
   readonly notes = new Map<string, string>();
   private constructor(
@@ -76,8 +82,27 @@ export class BlueprintWorld {
     }
     const order = await call(app, { url: `/v1/orders/${w.id('orders')}`, token: w.token });
     w.orderIdentifier = order.body.data.attributes.identifier;
+    w.exported = exportOf(w);
+    // Awaited by the hooks that use it; a failure shows there.
+    w.exported.catch(() => {});
     return w;
   }
+}
+
+async function exportOf(w: BlueprintWorld): Promise<{ taskUrl: string; archive: Buffer }> {
+  const answer = await call(w.app, {
+    method: 'POST',
+    url: `/v1/events/${w.id('events')}/export/json`,
+    token: w.token,
+    body: {},
+    headers: { 'content-type': 'application/json' },
+  });
+  if (answer.status >= 300) throw new Error(`the export: ${answer.status} ${JSON.stringify(answer.body)}`);
+  const done = await taskEnded(w.app, answer.body.task_url, w.token, 60_000);
+  const url = new URL(String(done.result?.download_url ?? ''), 'http://localhost');
+  const zip = await w.app.inject({ url: url.pathname, headers: { authorization: `JWT ${w.token}` } });
+  if (zip.statusCode !== 200) throw new Error(`the export's archive: ${zip.statusCode}`);
+  return { taskUrl: answer.body.task_url, archive: zip.rawPayload };
 }
 
 const of = (event: string) => ({ event: rel('event', event) });
