@@ -5,11 +5,9 @@
  * example's status and members (compare.ts says which). Prints one line per transaction and the count passing.
  *
  * Transactions waiting for a later issue (expectations.ts WAITING) and those we answer differently on purpose
- * (DIFFERENT_ON_PURPOSE, docs/blueprint.md) are reported apart. Every other transaction should pass; while the
- * service catches up, the test holds the line instead: every transaction in passing.txt must still pass
- * (`BLUEPRINT_WRITE_PASSING=1` rewrites that file with today's passes). Issue 40, point 2.
+ * (DIFFERENT_ON_PURPOSE, docs/blueprint.md) are reported apart. Every other transaction must pass. Issue 40, point 2.
  */
-import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RouteOptions } from 'fastify';
 import t from 'tap';
@@ -23,16 +21,7 @@ import { BlueprintWorld } from './world.js';
 
 const checkout = dirname(realpathSync(join(import.meta.dirname, '../../package.json')));
 const SOURCE = join(checkout, '../shared/reference/open-event-server-blueprint.apib');
-const PASSING = join(checkout, 'test/blueprint/passing.txt');
 const TOTAL = 373;
-
-const readPassing = () =>
-  existsSync(PASSING)
-    ? readFileSync(PASSING, 'utf8')
-        .split('\n')
-        .map((l) => l.trim())
-        .filter((l) => l && !l.startsWith('#'))
-    : [];
 
 t.test('the reference API Blueprint, replayed', async (t) => {
   if (!existsSync(SOURCE)) return t.fail(`the blueprint is missing: ${SOURCE} (shared/reference beside the checkout)`);
@@ -119,24 +108,9 @@ t.test('the reference API Blueprint, replayed', async (t) => {
   t.comment(`${checked} answers checked against openapi/openapi.json, ${undeclared.length} outside it`);
   for (const u of undeclared) t.comment(`  ${u}`);
 
-  if (process.env.BLUEPRINT_WRITE_PASSING) {
-    const header =
-      '# Blueprint transactions in issue 40 scope that pass (test/blueprint/replay.test.ts); this list only grows.\n';
-    writeFileSync(PASSING, `${header}${passing.join('\n')}\n`);
-  }
   const names = new Set(transactions.map((tx) => tx.name));
-  const now = new Set(passing);
-  const baseline = readPassing();
-  for (const name of baseline) {
-    if (!names.has(name)) t.fail(`passing.txt names no transaction of the blueprint: ${name}`);
-    else if (!now.has(name)) {
-      const r = results.find((x) => x.name === name)!;
-      t.fail(`${name} passed before and fails now: ${r.scope === 'in' ? r.outcome.why : `now listed as ${r.scope}`}`);
-    }
-  }
-  const newly = passing.filter((name) => !baseline.includes(name));
-  if (newly.length)
-    t.comment(`passing now and not yet in passing.txt (add them; BLUEPRINT_WRITE_PASSING=1): ${newly.join(' | ')}`);
+  for (const r of inScope.filter((r) => r.outcome.cause)) t.fail(`${r.name}: ${r.outcome.why}`);
+  t.equal(passing.length, inScope.length, 'every transaction neither waiting nor different on purpose passes');
 
   for (const d of DIFFERENT_ON_PURPOSE)
     t.ok(names.has(d.transaction), `DIFFERENT_ON_PURPOSE names a transaction of the blueprint: ${d.transaction}`);

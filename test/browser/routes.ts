@@ -90,8 +90,8 @@ export function routeVisits(w: FrontEndWorld): RouteVisit[] {
       visit('anonymous', 'oauth', '/oauth/callback?code=not-a-code&provider=facebook'),
       'POST',
       /^\/v1\/auth\/oauth\/login\/facebook\b/,
-      // No OAuth provider is configured here: 501, whatever the code.
-      501,
+      // No OAuth provider is configured here: 404, whatever the code.
+      404,
     ),
     visit('anonymous', 'public.cfs.index', `/e/${e}/cfs/${w.speakersCallHash}`),
     visit('anonymous', 'public.exhibition.view', `/e/${e}/exhibition/1`, TOOLS),

@@ -284,6 +284,7 @@ export function pathValues(fw: FuzzWorld, path: string, name: string): string[] 
   if (name === 'task_id') return fw.taskIds;
   if (name === 'source_type') return ['json'];
   if (name === 'identifier' && path.startsWith('/v1/orders/')) return fw.orderIdentifiers;
+  if (name === 'provider') return ['facebook', 'google'];
   if (name === 'path') return path.startsWith('/static/media/') ? fw.mediaPaths : ['export.zip', 'a/b.zip'];
   const collection = /^\/v1\/([^/]+)\/\{id\}/.exec(path)?.[1];
   if (collection === 'settings') return ['1'];

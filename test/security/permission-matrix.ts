@@ -132,7 +132,7 @@ export const MATRIX: Record<string, Row> = {
   // Tells anyone whether an address is registered, as the reference does (rate limited per client).
   'POST /v1/users/check_email': everyone(200),
   // No OAuth provider is configured: refused alike for everyone, nothing written.
-  'POST /v1/auth/oauth/login/{provider}': everyone(501),
+  'POST /v1/auth/oauth/login/{provider}': everyone(404),
   'GET /v1/users': staffOnly(200),
   'POST /v1/users': everyone(201),
   'POST /v1/users [is-admin: true]': row(403, 403, 403, 403, 403, 201),
