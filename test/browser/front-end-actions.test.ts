@@ -2,7 +2,9 @@
  * The main actions of the real front end in Chromium against this service, clicked as a person does:
  * an organiser creates an event in the wizard (app/components/forms/wizard/basic-details-step), saves it
  * and publishes it; a speaker submits a session to the call for speakers (app/routes/public/cfs/new-session);
- * an organiser checks an attendee in (app/components/ui-table/cell/events/view/tickets/attendees/cell-action);
+ * an attendee orders a free ticket on the event page (app/components/public/ticket-list, placeOrder in
+ * app/controllers/public/index.js); an organiser checks an attendee in
+ * (app/components/ui-table/cell/events/view/tickets/attendees/cell-action);
  * an administrator edits a user's profile (app/routes/admin/users/view/account/profile). Each passes when
  * its records are stored as the person entered them, and none of our answers is 400 or above.
  */
@@ -24,7 +26,10 @@ t.test('the main actions, clicked in the real front end', async (t) => {
   const site = await serveFrontEnd(t, api);
   const browser = await launchBrowser(t);
 
-  /** Runs `steps` in a tab logged in as `who`; then nothing of ours may have failed. */
+  /**
+   * Runs `steps` in a tab logged in as `who`; then nothing of ours may have failed, unless every failed answer is
+   * of a later issue's resource (reported as waiting for it; answers true).
+   */
   const as = async (
     who: { email: string; password: string },
     what: string,
@@ -40,6 +45,7 @@ t.test('the main actions, clicked in the real front end', async (t) => {
     if (waiting) t.comment(`WAITING ${what} for ${waiting}: ${found.join('; ')}`);
     else t.strictSame(found, [], `${what}: no failed answer, no page error`);
     await tab.page.context().close();
+    return Boolean(waiting);
   };
 
   await t.test('an organiser creates an event in the wizard, saves it as a draft and publishes it', async (t) => {
@@ -90,6 +96,25 @@ t.test('the main actions, clicked in the real front end', async (t) => {
       t.ok(session, 'the session is stored');
       t.equal(String(session?.creator_id), world.speaker.id, 'made by the speaker');
     });
+  });
+
+  await t.test('an attendee orders a free ticket on the event page', async (t) => {
+    const before = await app.sql`select count(*)::int as n from orders where user_id = ${Number(world.attendee.id)}`;
+    const waiting = await as(world.attendee, 'the order of a free ticket', async (tab) => {
+      const { page } = tab;
+      await tab.visit(`/e/${world.identifier}`);
+      const quantity = page.locator(`.ui.dropdown:has(input[id="${world.ticket}_quantity"])`);
+      await quantity.click();
+      await quantity.locator('.menu .item', { hasText: /^1$/ }).click();
+      await tab.settled();
+      await page.click('button#total');
+      await tab.settled();
+    });
+    // The order is placed through the server's amount calculation (issue 41): checked once that has landed.
+    if (!waiting) {
+      const after = await app.sql`select count(*)::int as n from orders where user_id = ${Number(world.attendee.id)}`;
+      t.equal(after[0]!.n, before[0]!.n + 1, 'the order is stored');
+    }
   });
 
   await t.test('an organiser checks an attendee in from the attendee list', async (t) => {
