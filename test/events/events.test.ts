@@ -65,6 +65,7 @@ const RELATIONSHIPS = [
   'event-type',
   'event-sub-topic',
   'session-favourites',
+  'feedbacks',
   'speaker-invites',
   'group',
   'video-stream',
