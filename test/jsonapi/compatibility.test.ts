@@ -74,7 +74,10 @@ t.test('the OpenAPI document lists them on every GET of the engine as compatibil
   // Parameters several operations share are declared once, under components/parameters.
   const deref = (p: Parameter) => (p.$ref ? components.parameters![p.$ref.split('/').pop()!]! : p);
   const engine = /^\/v1\/(articles|authors|tags|comments|reviews|users)(\/|$)/;
-  const reads = Object.entries(paths).filter(([path, item]) => engine.test(path) && item.get);
+  // The caller's user id (app/api/custom/users.py) is a plain route of its own beside the engine's.
+  const reads = Object.entries(paths).filter(
+    ([path, item]) => engine.test(path) && item.get && path !== '/v1/users/user-details/get-user-id',
+  );
   t.ok(reads.length >= 20, `${reads.length} GET operations`);
   for (const [path, item] of reads) {
     const query = (item.get!.parameters ?? []).map(deref).filter((p) => p.in === 'query');
