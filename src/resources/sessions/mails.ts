@@ -5,6 +5,7 @@
  * to edit. Placeholders in braces are the reference's.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { SESSION_STATES, type SessionState } from './states.js';
 
 const paragraphs = (...lines: string[]) => lines.join('<br/><br/>');
 
@@ -16,26 +17,14 @@ const Mail = Type.Object(
   { additionalProperties: false },
 );
 
-/**
- * Every state a session may be in, each with a mail: the reference's (pending to withdrawn), submitted (this
- * service's), and draft. The reference has no draft mail, and its front end's notify dialog, present on every row
- * of an organizer's session list, fails on a draft's row; here it offers a reminder to send the proposal in.
- */
-const MAIL_STATES = [
-  'draft',
-  'pending',
-  'submitted',
-  'accepted',
-  'confirmed',
-  'rejected',
-  'canceled',
-  'withdrawn',
-] as const;
+// Every state a session may be in has a mail: the reference's (pending to withdrawn), submitted (this service's),
+// and draft. The reference has no draft mail, and its front end's notify dialog, present on every row of an
+// organizer's session list, fails on a draft's row; here it offers a reminder to send the proposal in.
 
 export const SessionMails = Type.Object(
   {
     recipient: Type.Literal('Speaker', { description: 'who the mails are for' }),
-    ...Object.fromEntries(MAIL_STATES.map((state) => [state, Mail])),
+    ...Object.fromEntries(SESSION_STATES.map((state) => [state, Mail])),
   },
   {
     $id: 'SessionMails',
@@ -144,4 +133,4 @@ export const SESSION_MAILS = {
       'Thank you.<br/>{frontend_link}',
     ),
   },
-} as const satisfies Static<typeof SessionMails> & Record<(typeof MAIL_STATES)[number], unknown>;
+} as const satisfies Static<typeof SessionMails> & Record<SessionState, unknown>;

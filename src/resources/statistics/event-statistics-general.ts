@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { and, sql, type SQL } from 'drizzle-orm';
 import { events, sessions, speakers, speakersSessions, sponsors } from '../../../db/schema/index.js';
-import { constant, defineResource, Text, type AttributeSpec, type Columns, type Ctx } from '../../jsonapi/index.js';
+import { constant, defineResource, type AttributeSpec, type Columns, type Ctx } from '../../jsonapi/index.js';
 import { inManagedEvent } from '../events/access.js';
 import { SESSION_STATES } from '../sessions/states.js';
-import { computedPolicy } from './figures.js';
+import { computedPolicy, eventIdentifier } from './figures.js';
 
 /** A count over the live records of the event (`t`: its columns) meeting `only`. */
 const counted = (description: string, count: (t: Columns) => SQL): AttributeSpec => ({
@@ -56,11 +56,7 @@ export const eventStatisticsGeneralResource = defineResource({
   table: events,
   softDelete: 'deletedAt',
   attributes: {
-    identifier: {
-      column: 'identifier',
-      schema: Text(16, { description: "the event's identifier" }),
-      readOnly: true,
-    },
+    identifier: eventIdentifier,
     sessions: counted('live sessions, all states', (t) => liveSessions(t)),
     ...Object.fromEntries(SESSION_STATES.map((state) => [`sessions-${state}`, sessionsIn(state)])),
     speakers: {

@@ -4,7 +4,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { ORDER_STATUSES } from '../../../db/schema/index.js';
 import { isStaff, requireStaff } from '../../auth/caller.js';
-import { constant, forbidden, type Columns, type Policy } from '../../jsonapi/index.js';
+import { constant, forbidden, Text, type AttributeSpec, type Columns, type Policy } from '../../jsonapi/index.js';
 
 /**
  * The members of a figure by order status: `total`, then one per status. `draft` is a status of the
@@ -60,3 +60,10 @@ export function computedPolicy(
 /** Administrators read the reports (the `rows` of its table a report lists); everyone else is refused (401, 403). */
 export const reportPolicy = (rows?: (t: Columns) => SQL) =>
   computedPolicy((ctx, t) => (isStaff(ctx.caller) ? rows?.(t) : sql`false`), requireStaff);
+
+/** The event's identifier, beside the figures of a record whose id is the event's. */
+export const eventIdentifier: AttributeSpec = {
+  column: 'identifier',
+  schema: Text(16, { description: "the event's identifier" }),
+  readOnly: true,
+};

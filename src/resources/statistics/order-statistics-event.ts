@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { attendees, events, orders, tickets } from '../../../db/schema/index.js';
-import { defineResource, Text, type Columns, type Ctx } from '../../jsonapi/index.js';
+import { defineResource, type Columns, type Ctx } from '../../jsonapi/index.js';
 import { inManagedEvent } from '../events/access.js';
-import { computedPolicy, countOf, figureMembers, figureSchema, sumOf } from './figures.js';
+import { computedPolicy, eventIdentifier, countOf, figureMembers, figureSchema, sumOf } from './figures.js';
 
 /** The live orders of the event `t`. */
 const ofEvent = (t: Columns) => sql`${orders.eventId} = ${t.id} and ${orders.deletedAt} is null`;
@@ -25,11 +25,7 @@ export const orderStatisticsEventResource = defineResource({
   table: events,
   softDelete: 'deletedAt',
   attributes: {
-    identifier: {
-      column: 'identifier',
-      schema: Text(16, { description: "the event's identifier" }),
-      readOnly: true,
-    },
+    identifier: eventIdentifier,
     orders: {
       select: (t) =>
         sql`(select json_build_object(${figureMembers(orders.status, countOf)}) from ${orders} where ${ofEvent(t)})`,
