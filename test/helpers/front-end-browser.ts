@@ -244,11 +244,15 @@ export class FrontEndTab {
       this.page.waitForResponse((r) => r.url() === `${this.api}/auth/session`),
       this.page.click('form button[type="submit"]'),
     ]);
+    // The app then loads the account and moves on; on a loaded 2-core CI machine (two walks, another browser
+    // test beside) that once took over 15 s.
     await this.page
-      .waitForFunction(() => !location.pathname.startsWith('/login'), undefined, { timeout: 15000 })
+      .waitForFunction(() => !location.pathname.startsWith('/login'), undefined, { timeout: 45000 })
       .catch(async () => {
         const shown = await this.page.locator('.ui.negative.message').allTextContents();
-        throw new Error(`${email} stays on the login page: ${shown.join(' ')} ${JSON.stringify(this.take())}`);
+        throw new Error(
+          `${email} stays on the login page (${this.page.url()}): ${shown.join(' ')} ${JSON.stringify(this.take())}`,
+        );
       });
     await this.settled();
   }
