@@ -265,29 +265,43 @@ export async function loadSchedule(db: Db, eventId: number, publicUrl: string): 
   };
 }
 
-/** Every local date from the event's first to its last (widened to the sessions'), each with its sessions by room. */
+/** Days of an event longer than this are listed only where they have sessions: a day per tab is for conferences. */
+const MAX_LISTED_DAYS = 31;
+
+/**
+ * The local dates of the schedule, each with its sessions by room: every date from the event's first to its last
+ * when the event lasts at most MAX_LISTED_DAYS, and every date that has a session (also outside the event's dates).
+ * A session misdated by decades adds one day, not every day in between: listing those blocked the process for
+ * seconds (30,000 days) while the export of one event was built.
+ */
 function daysOf(
   start: DateTime,
   end: DateTime,
   scheduled: ScheduleSession[],
   rooms: { name: string }[],
 ): ScheduleDay[] {
-  const first = DateTime.min(start, ...scheduled.map((s) => s.start)).startOf('day');
+  const byDate = new Map<string, { start: DateTime; sessions: ScheduleSession[] }>();
+  const add = (day: DateTime) => {
+    const date = day.toISODate()!;
+    let entry = byDate.get(date);
+    if (!entry) byDate.set(date, (entry = { start: day, sessions: [] }));
+    return entry;
+  };
+  const first = start.startOf('day');
   // An event ending at midnight ends on the day before.
-  const last = DateTime.max(end.minus({ milliseconds: 1 }), ...scheduled.map((s) => s.start)).startOf('day');
-  const days: ScheduleDay[] = [];
-  for (let day = first; day <= last; day = day.plus({ days: 1 }).startOf('day')) {
-    const next = day.plus({ days: 1 }).startOf('day');
-    const today = scheduled.filter((s) => s.start >= day && s.start < next);
-    days.push({
-      index: days.length + 1,
-      date: day.toISODate()!,
-      start: day,
-      end: next,
+  const last = DateTime.max(first, end.minus({ milliseconds: 1 }).startOf('day'));
+  if (last.diff(first, 'days').days < MAX_LISTED_DAYS)
+    for (let day = first; day <= last; day = day.plus({ days: 1 }).startOf('day')) add(day);
+  for (const session of scheduled) add(session.start.startOf('day')).sessions.push(session);
+  return [...byDate.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([date, day], i) => ({
+      index: i + 1,
+      date,
+      start: day.start,
+      end: day.start.plus({ days: 1 }).startOf('day'),
       rooms: rooms
-        .map((room) => ({ name: room.name, sessions: today.filter((s) => s.room === room.name) }))
+        .map((room) => ({ name: room.name, sessions: day.sessions.filter((s) => s.room === room.name) }))
         .filter((room) => room.sessions.length > 0),
-    });
-  }
-  return days;
+    }));
 }

@@ -409,3 +409,38 @@ t.test(
     t.match(attendeesCsv, "'@attendee,'-1,a@example.org");
   },
 );
+
+t.test('a long event lists the days that have sessions; a session misdated by decades adds one day', async (t) => {
+  // The reference API Blueprint's examples leave an event of 2016 with sessions in 2030 and 2099: listing every day
+  // in between (30,000) blocked the process for seconds while the export was built.
+  const long = await create(app, owner, 'events', 'event', {
+    name: 'A year of talks',
+    'starts-at': '2030-01-01T09:00:00Z',
+    'ends-at': '2030-12-31T17:00:00Z',
+    timezone: 'UTC',
+    state: 'published',
+  });
+  const at = (day: string) => ({
+    title: `Talk on ${day}`,
+    'starts-at': `${day}T10:00:00Z`,
+    'ends-at': `${day}T11:00:00Z`,
+    state: 'accepted',
+  });
+  for (const day of ['2030-03-01', '2030-03-01', '2030-07-14', '2099-12-13'])
+    await create(app, owner, 'sessions', 'session', at(day), { event: rel('event', long) });
+  const schedule = (await loadSchedule(app.db, Number(long), PUBLIC_URL))!;
+  t.same(
+    schedule.days.map((d) => [d.index, d.date, d.rooms.flatMap((r) => r.sessions).length]),
+    [
+      [1, '2030-03-01', 2],
+      [2, '2030-07-14', 1],
+      [3, '2099-12-13', 1],
+    ],
+  );
+  const short = (await loadSchedule(app.db, Number(eventId), PUBLIC_URL))!;
+  t.same(
+    short.days.map((d) => d.date),
+    ['2030-10-26', '2030-10-27'],
+    'an event of a few days lists each of its days',
+  );
+});
