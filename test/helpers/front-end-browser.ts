@@ -224,7 +224,24 @@ export class FrontEndTab {
       dispatchEvent(new PopStateEvent('popstate', { state: { path: to } }));
     }, path);
     await this.settled();
+    await this.rendered();
     return new URL(this.page.url()).pathname;
+  }
+
+  /**
+   * Waits until the page has rendered what the last answers brought (two animation frames: a render the answers
+   * scheduled has run), then until the API is quiet again. Without it, on a loaded machine a page's error while
+   * rendering its answers surfaced after the walk had moved on, and was counted against the next page.
+   */
+  private async rendered(): Promise<void> {
+    await this.page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          setTimeout(resolve, 5000);
+          requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)));
+        }),
+    );
+    await this.settled();
   }
 
   /** Waits until the page's Semantic UI form has its validation set up (the form mixin does it 400 ms after rendering). */
