@@ -13,9 +13,11 @@ import {
   text,
   uniqueIndex,
   varchar,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { groups } from './groups.js';
+import { discountCodes } from './ticketing.js';
 import { users } from './users.js';
 
 export const eventTopics = pgTable('event_topics', {
@@ -127,6 +129,8 @@ export const events = pgTable(
     eventTypeId: integer('event_type_id').references(() => eventTypes.id),
     eventSubTopicId: integer('event_sub_topic_id').references(() => eventSubTopics.id),
     groupId: integer('group_id').references(() => groups.id, { onDelete: 'set null' }),
+    /** An administrator's discount code (used for events) that the event's organizers applied. */
+    discountCodeId: integer('discount_code_id').references((): AnyPgColumn => discountCodes.id),
     ownerId: integer('owner_id')
       .notNull()
       .references(() => users.id),

@@ -15,3 +15,4 @@ export * from './streams.js';
 export * from './role-invites.js';
 export * from './assistant-drafts.js';
 export * from './schedule.js';
+export * from './ticketing.js';

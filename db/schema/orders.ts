@@ -11,9 +11,11 @@ import {
   text,
   uniqueIndex,
   varchar,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { events } from './events.js';
+import { accessCodes, discountCodes } from './ticketing.js';
 import { users } from './users.js';
 
 export const ORDER_STATUSES = ['initializing', 'pending', 'placed', 'completed', 'cancelled', 'expired'] as const;
@@ -69,6 +71,13 @@ export const orders = pgTable(
     last4: varchar('last4', { length: 4 }),
     paidVia: varchar('paid_via', { length: 32 }),
     ticketsPdfUrl: text('tickets_pdf_url'),
+    /** The organizers' notes on the order, comma-separated as the reference keeps them. */
+    orderNotes: text('order_notes'),
+    /** The payment provider's reference of the payment. */
+    transactionId: varchar('transaction_id', { length: 255 }),
+    marketerId: integer('marketer_id').references(() => users.id),
+    discountCodeId: integer('discount_code_id').references((): AnyPgColumn => discountCodes.id),
+    accessCodeId: integer('access_code_id').references((): AnyPgColumn => accessCodes.id),
     completedAt: stamp('completed_at'),
     createdAt: stamp('created_at').notNull().defaultNow(),
     deletedAt: stamp('deleted_at'),
@@ -77,6 +86,8 @@ export const orders = pgTable(
     uniqueIndex('orders_identifier_unique').on(t.identifier),
     index('orders_event_index').on(t.eventId, t.createdAt),
     index('orders_user_index').on(t.userId, t.createdAt),
+    index('orders_discount_code_index').on(t.discountCodeId),
+    index('orders_access_code_index').on(t.accessCodeId),
     check('orders_status', sql`${t.status} in (${inList(ORDER_STATUSES)})`),
     check('orders_payment_mode', sql`${t.paymentMode} in (${inList(PAYMENT_MODES)})`),
     check('orders_amount', sql`${t.amount} >= 0`),

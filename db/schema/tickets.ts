@@ -51,6 +51,10 @@ export const tickets = pgTable(
     salesEndsAt: stamp('sales_ends_at').notNull(),
     formId: varchar('form_id', { length: 255 }),
     badgeId: varchar('badge_id', { length: 255 }),
+    /** Holders of this ticket are checked in only at the stations and times the ticket allows. */
+    isCheckinRestricted: boolean('is_checkin_restricted').notNull().default(false),
+    /** Holders of this ticket are checked in when their order completes. */
+    autoCheckinEnabled: boolean('auto_checkin_enabled').notNull().default(false),
     deletedAt: stamp('deleted_at'),
   },
   (t) => [
@@ -181,6 +185,19 @@ export const attendees = pgTable(
     isConsentFormFieldEmail: boolean('is_consent_form_field_email').notNull().default(false),
     wikiScholarship: varchar('wiki_scholarship', { length: 255 }),
     tagId: integer('tag_id'),
+    /** The ticket's own identifier: the QR code of the ticket PDF names it. */
+    identifier: varchar('identifier', { length: 36 })
+      .notNull()
+      .default(sql`gen_random_uuid()::text`),
+    /** What this holder's ticket costs before any discount: the ticket's price, or the amount given for a donation. */
+    price: money('price'),
+    isDiscountApplied: boolean('is_discount_applied').notNull().default(false),
+    isAccessCodeApplied: boolean('is_access_code_applied').notNull().default(false),
+    isCheckedOut: boolean('is_checked_out').notNull().default(false),
+    deviceNameCheckin: varchar('device_name_checkin', { length: 255 }),
+    attendeeNotes: text('attendee_notes'),
+    isBadgePrinted: boolean('is_badge_printed').notNull().default(false),
+    badgePrintedAt: stamp('badge_printed_at'),
     createdAt: stamp('created_at').notNull().defaultNow(),
     deletedAt: stamp('deleted_at'),
   },
@@ -188,6 +205,7 @@ export const attendees = pgTable(
     index('attendees_event_id_idx').on(t.eventId, t.id),
     index('attendees_order_id_idx').on(t.orderId),
     index('attendees_ticket_id_idx').on(t.ticketId),
+    uniqueIndex('attendees_identifier_key').on(t.identifier),
   ],
 );
 
