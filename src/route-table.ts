@@ -87,7 +87,7 @@ export async function routeTable(): Promise<RouteRow[]> {
     for (const method of methods) {
       rows.push({
         method,
-        path: route.url === '*' ? '*' : route.url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{path}'),
+        path: route.url === '*' ? '*' : route.url.replace(/:(\w+)(\([^)]*\))?/g, '{$1}').replace(/\*$/, '{path}'),
         operationId: schema.operationId ?? '',
         tag: schema.tags?.[0] ?? '',
         file: resource ? (declared.get(resource) ?? '?') : (own ?? stack[0] ?? ''),

@@ -86,6 +86,7 @@ CREATE TABLE "ticket_tags" (
 	"deleted_at" timestamp (3) with time zone
 );
 --> statement-breakpoint
+ALTER TABLE "orders" ALTER COLUMN "payment_mode" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "discount_code_id" integer;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "order_notes" text;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "transaction_id" varchar(255);--> statement-breakpoint

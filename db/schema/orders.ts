@@ -48,7 +48,8 @@ export const orders = pgTable(
     status: varchar('status', { length: 16 }).notNull().default('initializing'),
     /** The organizers' message to the buyer when they cancel the order. */
     cancelNote: text('cancel_note'),
-    paymentMode: varchar('payment_mode', { length: 16 }).notNull().default('free'),
+    // Null while the buyer of a paid order has not chosen how to pay.
+    paymentMode: varchar('payment_mode', { length: 16 }).default('free'),
     attendees: jsonb('attendees').$type<Attendee[]>().notNull().default([]),
     eventId: integer('event_id')
       .notNull()

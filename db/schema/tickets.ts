@@ -186,9 +186,7 @@ export const attendees = pgTable(
     wikiScholarship: varchar('wiki_scholarship', { length: 255 }),
     tagId: integer('tag_id'),
     /** The ticket's own identifier: the QR code of the ticket PDF names it. */
-    identifier: varchar('identifier', { length: 36 })
-      .notNull()
-      .default(sql`gen_random_uuid()::text`),
+    identifier: varchar('identifier', { length: 36 }).notNull().default(sql`gen_random_uuid()::text`),
     /** What this holder's ticket costs before any discount: the ticket's price, or the amount given for a donation. */
     price: money('price'),
     isDiscountApplied: boolean('is_discount_applied').notNull().default(false),

@@ -19,7 +19,7 @@ type PlainJsonOperations = {
 };
 
 /**
- * The operations whose body is plain JSON (the logins and account flows, check_email, send-receipt, image upload, exports, role invite tokens, app generator); every other body is a
+ * The operations whose body is plain JSON (the logins and account flows, check_email, send-receipt, the checkout, image upload, exports, role invite tokens, app generator); every other body is a
  * JSON:API document, or a multipart form (file uploads) whose content type fetch sets with its boundary.
  * Its type is derived from the generated `paths`, so the compiler fails when an operation is
  * missing here or listed wrongly.
@@ -35,6 +35,8 @@ const plainJsonOperations: PlainJsonOperations = {
   '/v1/auth/change-password': { post: true },
   '/v1/users/check_email': { post: true },
   '/v1/attendees/send-receipt': { post: true },
+  '/v1/orders/calculate-amount': { post: true },
+  '/v1/orders/create-order': { post: true },
   '/v1/upload/image': { post: true },
   '/v1/events/{event_id}/export/json': { post: true },
   '/v1/events/{event_id}/export/sessions/csv': { post: true },

@@ -7,6 +7,8 @@ import { imageVariants } from './image-variants.js';
 import type { JobDefinition } from './job.js';
 import { mailDelivery } from './mail-delivery.js';
 import { accountMail } from './account-mail.js';
+import { orderConfirmation } from './order-confirmation.js';
+import { orderExpiry } from '../resources/orders/expiry.js';
 
 /** Every pg-boss queue of the service. */
 export const jobs = (config: Config): JobDefinition[] => [
@@ -20,6 +22,8 @@ export const jobs = (config: Config): JobDefinition[] => [
     resetFor: config.PASSWORD_RESET_EXPIRES_IN,
     inviteFor: config.INVITE_EXPIRES_IN,
   }) as JobDefinition,
+  orderConfirmation({ publicUrl: publicUrlOf(config) }) as JobDefinition,
+  orderExpiry() as JobDefinition,
   ...[
     eventExport(transferLimits(config)) as JobDefinition,
     eventImport(transferLimits(config)) as JobDefinition,

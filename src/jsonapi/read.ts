@@ -669,7 +669,8 @@ export interface RecordResult {
 
 /**
  * One record as JSON text with what `include` asks for, in one statement. The record is named by
- * `rawId` (a path id: 404 unless it exists for the caller), or by `id` (a write's own record: no
+ * `rawId` (a path id: 404 unless it exists for the caller), or by `where` (a lookup's condition: as
+ * `rawId`), or by `id` (a write's own record: no
  * visibility applies), or is the first record related to `parent` through the to-one `rel`.
  * `undefined` when there is no such record.
  */
@@ -680,6 +681,7 @@ export async function readRecord(
   query: DocumentQuery,
   named:
     | { rawId: string }
+    | { where: SQL }
     | { id: unknown }
     | { write: SQL; idOnly?: boolean }
     | { parent: Parent; rel: RelationshipSpec },
@@ -689,7 +691,7 @@ export async function readRecord(
   // A write's own record: its whole row (its id where the write needs no more); the record a related
   // path names: its id (nothing checks it).
   const recordRow =
-    'rawId' in named
+    'rawId' in named || 'where' in named
       ? rowFor(model)
       : parentModel || ('write' in named && named.idOnly)
         ? idOnly(model)
@@ -706,6 +708,8 @@ export async function readRecord(
       let primary: string;
       let parentSource: string | undefined;
       if ('rawId' in named) primary = select(namedRow(ctx, model, named.rawId));
+      else if ('where' in named)
+        primary = select(and(named.where, liveIn(ctx, model), model.spec.policy.existsFor?.(ctx, model.columns)));
       else if ('id' in named) primary = select(eq(model.id, named.id));
       else if ('write' in named) primary = statement.add(sql`${sql.raw(WRITTEN)} returning *`);
       else {

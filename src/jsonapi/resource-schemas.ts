@@ -66,7 +66,7 @@ export function registrySchemas(registry: Registry): TSchema[] {
   const linked = targets(registry);
   const resources = linked.map((m) => ref(componentIds(m).resource));
   return [
-    ...linked.map((m) => identifierOf(m.type, componentIds(m).identifier)),
+    ...linked.map((m) => identifierOf(m.type, componentIds(m).identifier, m.spec.typeAliases)),
     ...(resources.length > 1 ? [Type.Union(resources, { $id: 'IncludedResource' })] : []),
   ];
 }

@@ -1,4 +1,4 @@
-import type { TSchema } from '@sinclair/typebox';
+import type { TObject, TSchema } from '@sinclair/typebox';
 import type { SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable, PgView } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
@@ -196,10 +196,14 @@ export interface ResourceSpec {
   hooks?: Hooks;
   /** Named lists (`GET /v1/events/upcoming`): the list route with a fixed condition, by path segment. */
   views?: Record<string, ViewSpec>;
+  /** Reads of one record named by other path parameters than its id (`/v1/events/{event}/discount-codes/{code}`). */
+  lookups?: LookupSpec[];
   /** Unique index name -> the member it protects (a JSON pointer), so a violation answers 409 pointing at it. */
   unique?: Record<string, { pointer: string; detail: string }>;
   /** Statuses a create may answer beyond the usual ones (a rate limit's 429), with what each means. */
   createFailures?: Record<number, string>;
+  /** Statuses an update may answer beyond the usual ones (an expired order's 410), with what each means. */
+  updateFailures?: Record<number, string>;
 }
 
 /** A named list of a resource: its records meeting a condition, in a default order. */
@@ -214,6 +218,31 @@ export interface ViewSpec {
   params?: Record<string, TSchema>;
   /** Its answers change with the clock (a condition on now()): never kept in the read cache. */
   volatile?: boolean;
+}
+
+/**
+ * A GET route that names one record by other path parameters than its id: the record as the detail route answers
+ * it, with include and sparse fieldsets. Never kept in the read cache (what it checks may change with the clock).
+ */
+export interface LookupSpec {
+  /** The path under /v1 in Fastify's syntax (`events/:event/discount-codes/:code`). */
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  params: TObject;
+  /** Query parameters clients send beside the document's (ember-data's queryRecord sends its query), without effect. */
+  ignoredQuery?: Record<string, TSchema>;
+  /** The `include` of a request that names none. */
+  defaultInclude?: string;
+  /** Statuses it may answer beyond 400, 401, 404 and 406, with what each means. */
+  failures?: Record<number, string>;
+  /**
+   * Checks the request (404 when nothing is named, another status for a record that may not be used) and answers
+   * the condition naming the record on the resource's columns. Build it from the path alone (the caller aside):
+   * the read's statement is kept per route, caller and URL. The policy's `existsFor` and `read` still apply.
+   */
+  find(ctx: Ctx, params: Record<string, string>): Promise<SQL> | SQL;
 }
 
 export const defineResource = (spec: ResourceSpec): ResourceSpec => spec;

@@ -68,6 +68,7 @@ export function registerResourceRoutes(kit: RouteKit) {
   (spec.aliases ?? []).forEach((alias, i) => registerRecordRoutes(kit, alias, `Alias${i > 0 ? i + 1 : ''}`));
   registerRelationshipRoutes(kit);
   registerViewRoutes(kit);
+  registerLookupRoutes(kit);
 }
 
 /** GET, PATCH and DELETE of one record under `/v1/<segment>/{id}` (GET alone for a record nobody writes). */
@@ -113,7 +114,8 @@ function registerRecordRoutes(kit: RouteKit, segment: string, suffix: string, re
       params: true,
       body: Type.Ref(ids.update),
       success: { 200: Type.Ref(ids.document, { description: `The updated ${spec.type}` }) },
-      errors: [400, 401, 403, 404, 406, 409, 422],
+      errors: [400, 401, 403, 404, 406, 409, 422, ...Object.keys(spec.updateFailures ?? {}).map(Number)],
+      errorDescriptions: spec.updateFailures,
     }),
     async (request) => {
       const { data } = request.body as ResourceBody;
@@ -171,6 +173,44 @@ function registerViewRoutes(kit: RouteKit) {
         const { query, filter } = listQueryOf(kit, ctx, model, { ...raw, sort: raw.sort ?? view.sort });
         const found = await readList(ctx, registry, model, query, { base: view.where(ctx, model.columns), filter });
         return listDocument(found, query, path, raw);
+      },
+    );
+  }
+}
+
+/** The lookups of a resource: one record named by other path parameters than its id (see LookupSpec). */
+function registerLookupRoutes(kit: RouteKit) {
+  const { app, registry, model } = kit;
+  const { spec } = model;
+  for (const lookup of spec.lookups ?? []) {
+    const ignored = Object.keys(lookup.ignoredQuery ?? {});
+    const options = kit.options({
+      operationId: lookup.operationId,
+      summary: lookup.summary,
+      description: lookup.description,
+      querystring: Type.Object(
+        { ...kit.queries.document.properties, ...lookup.ignoredQuery },
+        { additionalProperties: false },
+      ),
+      success: { 200: Type.Ref(componentIds(model).document, { description: `The ${spec.type}` }) },
+      errors: [400, 401, 404, 406, ...Object.keys(lookup.failures ?? {}).map(Number)],
+      errorDescriptions: lookup.failures,
+    });
+    const schema = { ...(options.schema as object), params: lookup.params };
+    app.get(
+      `${API_PREFIX}/${lookup.path}`,
+      { ...options, schema, config: { ...options.config, cache: false } },
+      async (request: FastifyRequest) => {
+        const ctx = kit.ctx(request);
+        const raw = { ...(request.query as RawQuery) };
+        for (const name of ignored) delete raw[name];
+        if (raw.include === undefined && lookup.defaultInclude) raw.include = lookup.defaultInclude;
+        const where = await lookup.find(ctx, request.params as Record<string, string>);
+        const query = parseDocumentQuery(registry, model, raw);
+        const found = await readRecord(ctx, registry, model, query, { where });
+        if (!found) throw notFound();
+        await spec.policy.read(ctx, found.row);
+        return recordDocument(found, selfLink(model, found.row.id));
       },
     );
   }

@@ -63,10 +63,16 @@ export const RelationshipLinks = Type.Object(
   { $id: 'RelationshipLinks' },
 );
 
-/** A resource identifier whose `type` is fixed to one resource type (a component when `$id` names it). */
-export const identifierOf = (type: string, $id?: string) =>
+/**
+ * A resource identifier whose `type` is fixed to one resource type (a component when `$id` names it); requests may
+ * spell the type as one of its `aliases` too (answers never do).
+ */
+export const identifierOf = (type: string, $id?: string, aliases: string[] = []) =>
   Type.Object(
-    { type: Type.Literal(type), id: Type.String({ minLength: 1, maxLength: 64 }) },
+    {
+      type: aliases.length ? Type.Union([type, ...aliases].map((t) => Type.Literal(t))) : Type.Literal(type),
+      id: Type.String({ minLength: 1, maxLength: 64 }),
+    },
     { additionalProperties: false, ...($id ? { $id } : {}) },
   );
 

@@ -13,6 +13,8 @@ import { orderResource } from './orders/index.js';
 import { pageResource } from './pages/index.js';
 import { roleInviteResource } from './role-invites/index.js';
 import orderRoutes from './orders/routes.js';
+import checkoutRoutes from './orders/checkout.js';
+import orderDocumentRoutes from './orders/documents/routes.js';
 import roleInviteRoutes from './role-invites/routes.js';
 import { roleResource } from './roles/index.js';
 import sessionRoutes from './sessions/routes.js';
@@ -26,6 +28,12 @@ import { sponsorResource } from './sponsors/index.js';
 import { speakersCallResource } from './speakers-calls/index.js';
 import { stripeAuthorizationResource } from './stripe-authorizations/index.js';
 import { taxResource } from './taxes/index.js';
+import { ticketFeeResource } from './ticket-fees/index.js';
+import { ticketTagResource } from './ticket-tags/index.js';
+import { tagResource } from './tags/index.js';
+import { customFormOptionResource } from './custom-form-options/index.js';
+import { discountCodeResource } from './discount-codes/index.js';
+import { accessCodeResource } from './access-codes/index.js';
 import { ticketResource } from './tickets/index.js';
 import { trackResource } from './tracks/index.js';
 import checkEmailRoute from './users/check-email.js';
@@ -72,6 +80,12 @@ export const resources: ResourceSpec[] = [
   notificationResource,
   ticketResource,
   taxResource,
+  ticketFeeResource,
+  ticketTagResource,
+  tagResource,
+  customFormOptionResource,
+  discountCodeResource,
+  accessCodeResource,
   speakersCallResource,
   stripeAuthorizationResource,
   attendeeResource,
@@ -108,6 +122,8 @@ export const resourceRoutesFace: Face = {
       hasStreamsRoute,
       roleInviteRoutes,
       orderRoutes,
+      checkoutRoutes,
+      orderDocumentRoutes,
       ticketAvailabilityRoute,
       attendeeStateRoute,
       adminSalesRoutes,

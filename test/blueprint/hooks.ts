@@ -85,7 +85,53 @@ async function invite(w: BlueprintWorld, email: string): Promise<string> {
   return mailedToken(w, email, after);
 }
 
+/**
+ * The world's code of `table` usable now (an Update example before made it inactive and dated it), and its text:
+ * the lookup by code answers 422 for a code that cannot be used.
+ */
+async function usableCode(w: BlueprintWorld, table: 'discount_codes' | 'access_codes', collection: string) {
+  const [row] = await w.app.sql<{ code: string }[]>`
+    update ${w.app.sql(table)} set is_active = true, valid_from = now() - interval '1 day', valid_till = now() + interval '30 days',
+      tickets_number = null, min_quantity = 0, max_quantity = 100
+    where id = ${Number(w.id(collection))} returning code`;
+  return { parameters: { code: row!.code } };
+}
+
+/** An administrator's event code for the world's event (the reference's events.discount_code_id), made once. */
+async function eventCode(w: BlueprintWorld): Promise<string> {
+  let id = w.notes.get('event-code');
+  if (!id) {
+    id = await w.create(
+      'discount-codes',
+      'discount-code',
+      { code: 'EVENTFEE', type: 'percent', value: 10, 'used-for': 'event' },
+      { events: { data: [{ type: 'event', id: w.id('events') }] } },
+    );
+    w.notes.set('event-code', id);
+  }
+  await w.app.sql`update events set discount_code_id = ${Number(id)} where id = ${Number(w.id('events'))}`;
+  return id;
+}
+
 export const BEFORE: Record<string, (w: BlueprintWorld) => Promise<Prepared>> = {
+  // The events of a code are an event code's: the world's event code for this one, the ticket code after it.
+  'Events > Events for a Discount Code > List All Events for a Discount Code': async (w) => {
+    w.notes.set('ticket-code', w.id('discount-codes'));
+    w.ids.set('discount-codes', await eventCode(w));
+    return {};
+  },
+  'Events > Get Event for a Discount Code > Event Details for a Discount Code': async (w) => {
+    w.ids.set('discount-codes', w.notes.get('ticket-code') ?? w.id('discount-codes'));
+    return {};
+  },
+  'Discount Codes > Get Discount Code Detail using the code > Get Discount Code Detail': (w) =>
+    usableCode(w, 'discount_codes', 'discount-codes'),
+  'Discount Codes > Get Discount Code Detail of an Event > Get Discount Code Detail of an Event': async (w) => {
+    await eventCode(w);
+    return {};
+  },
+  'Access Codes > Access Code Detail using the Code > Access Code Detail': (w) =>
+    usableCode(w, 'access_codes', 'access-codes'),
   'Upload > File Upload > Upload a File': async () => ({ raw: completePart(Buffer.from('name,rating\nAda,5\n')) }),
   // An archive as an export writes it, of the world's event (exported while the world was built).
   'Event Import > Start Event Import > Start a Task to Import an Event': async (w) => ({

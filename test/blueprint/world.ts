@@ -226,7 +226,49 @@ export const KINDS: Record<string, Kind> = {
   },
   tickets: {
     type: 'ticket',
-    make: (w, event) => w.create('tickets', 'ticket', ticketAttributes({ name: unique('Standard') }), of(event)),
+    // Paid: the discount code examples name it, and a discount code lowers paid tickets only.
+    make: (w, event) =>
+      w.create(
+        'tickets',
+        'ticket',
+        ticketAttributes({ name: unique('Standard'), type: 'paid', price: 100 }),
+        of(event),
+      ),
+  },
+  'discount-codes': {
+    type: 'discount-code',
+    make: (w, event) =>
+      w.create(
+        'discount-codes',
+        'discount-code',
+        { code: `DC${++serial}`, type: 'amount', value: 10 },
+        { ...of(event), tickets: { data: [{ type: 'ticket', id: w.id('tickets') }] } },
+      ),
+  },
+  'access-codes': {
+    type: 'access-code',
+    make: (w, event) => w.create('access-codes', 'access-code', { code: `AC${++serial}` }, of(event)),
+  },
+  'ticket-tags': {
+    type: 'ticket-tag',
+    make: (w, event) =>
+      w.create(
+        'ticket-tags',
+        'ticket-tag',
+        { name: unique('Early bird') },
+        { ...of(event), tickets: { data: [{ type: 'ticket', id: w.id('tickets') }] } },
+      ),
+  },
+  'ticket-fees': {
+    type: 'ticket-fee',
+    // One fee per currency and country: each one of its own country.
+    make: (w) =>
+      w.create('ticket-fees', 'ticket-fee', {
+        currency: 'EUR',
+        country: `C${++serial}`,
+        'service-fee': 2,
+        'maximum-fee': 5,
+      }),
   },
   orders: {
     type: 'order',

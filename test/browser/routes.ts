@@ -29,7 +29,6 @@ const TOOLS = 'exhibitors, video channels, chat, group teams (issue 44)';
  * (its page errors follow from those answers).
  */
 export const LATER_RESOURCES: Array<[RegExp, string]> = [
-  [/^\/v1\/(events\/[^/]+\/)?(discount-codes|access-codes|ticket-fees|tags)\b/, TICKETING],
   [/^\/v1\/orders\/(calculate-amount|create-order)\b/, TICKETING],
   [/^\/v1\/(stations|user-check-in|badge-forms|badge-field-forms)\b/, DOOR],
   [
@@ -173,12 +172,16 @@ export function routeVisits(w: FrontEndWorld): RouteVisit[] {
     visit('organizer', 'events.view.tickets.attendees.list', `${ev}/tickets/attendees/all`),
     visit('organizer', 'events.view.tickets.add-order', `${ev}/tickets/add-order`),
     visit('organizer', 'events.view.tickets.order-form', `${ev}/tickets/order-form`),
-    visit('organizer', 'events.view.tickets.discount-codes.list', `${ev}/tickets/discount-codes/active`, TICKETING),
-    visit('organizer', 'events.view.tickets.discount-codes.create', `${ev}/tickets/discount-codes/create`, TICKETING),
-    visit('organizer', 'events.view.tickets.access-codes.list', `${ev}/tickets/access-codes/active`, TICKETING),
-    visit('organizer', 'events.view.tickets.access-codes.create', `${ev}/tickets/access-codes/create`, TICKETING),
-    visit('organizer', 'events.view.tickets.discount-codes.edit', `${ev}/tickets/discount-codes/1/edit`, TICKETING),
-    visit('organizer', 'events.view.tickets.access-codes.edit', `${ev}/tickets/access-codes/1/edit`, TICKETING),
+    visit('organizer', 'events.view.tickets.discount-codes.list', `${ev}/tickets/discount-codes/active`),
+    visit('organizer', 'events.view.tickets.discount-codes.create', `${ev}/tickets/discount-codes/create`),
+    visit('organizer', 'events.view.tickets.access-codes.list', `${ev}/tickets/access-codes/active`),
+    visit('organizer', 'events.view.tickets.access-codes.create', `${ev}/tickets/access-codes/create`),
+    visit(
+      'organizer',
+      'events.view.tickets.discount-codes.edit',
+      `${ev}/tickets/discount-codes/${w.discountCode}/edit`,
+    ),
+    visit('organizer', 'events.view.tickets.access-codes.edit', `${ev}/tickets/access-codes/${w.accessCode}/edit`),
     visit('organizer', 'events.view.speakers.list', `${ev}/speakers/all`),
     visit('organizer', 'events.view.speakers.list', `${ev}/speakers/without_session`),
     visit('organizer', 'events.view.speakers.create', `${ev}/speakers/create`),
@@ -186,7 +189,7 @@ export function routeVisits(w: FrontEndWorld): RouteVisit[] {
     visit('organizer', 'events.view.speaker.view', `${ev}/speaker/${w.speakerRecord}`),
     visit('organizer', 'events.view.speaker.edit', `${ev}/speaker/${w.speakerRecord}/edit`),
     visit('organizer', 'events.view.documents', `${ev}/documents`),
-    visit('organizer', 'events.view.tags', `${ev}/tags`, TICKETING),
+    visit('organizer', 'events.view.tags', `${ev}/tags`),
     visit('organizer', 'events.view.chat', `${ev}/chat`, TOOLS),
     visit('organizer', 'events.view.videoroom.list', `${ev}/video/all`, TOOLS),
     visit('organizer', 'events.view.videoroom.create', `${ev}/video/create`, TOOLS),
@@ -264,7 +267,7 @@ export function routeVisits(w: FrontEndWorld): RouteVisit[] {
     visit('admin', 'admin.settings.images', '/admin/settings/images', CONSOLE),
     visit('admin', 'admin.settings.analytics', '/admin/settings/analytics'),
     visit('admin', 'admin.settings.payment-gateway', '/admin/settings/payment-gateway'),
-    visit('admin', 'admin.settings.ticket-fees', '/admin/settings/ticket-fees', TICKETING),
+    visit('admin', 'admin.settings.ticket-fees', '/admin/settings/ticket-fees'),
     visit('admin', 'admin.settings.billing', '/admin/settings/billing'),
     visit('admin', 'admin.settings.frontpage', '/admin/settings/frontpage'),
     visit('admin', 'admin.content.index', '/admin/content'),

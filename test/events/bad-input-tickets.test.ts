@@ -155,7 +155,7 @@ const TICKETS: RefusedCase<Body>[] = [
   ],
   ['sales-starts-at not a date', newTicket({ 'sales-starts-at': 'tomorrow' }), 422, at('sales-starts-at')],
   ['is-hidden as a number', newTicket({ 'is-hidden': 1 }), 422, at('is-hidden')],
-  ['an unknown attribute', newTicket({ 'is-checkin-restricted': true }), 422, at('is-checkin-restricted')],
+  ['an unknown attribute', newTicket({ 'is-vip': true }), 422, at('is-vip')],
   ['a NUL in the description', newTicket({ description: 'a\u0000b' }), 422, at('description')],
   [
     'orders named on create',
@@ -304,9 +304,9 @@ const OTHERS: RefusedCase<Body>[] = [
   ],
   [
     'an unknown holder attribute',
-    { method: 'PATCH', path: 'attendees', type: 'attendee', id: attendee, attributes: { 'device-name-checkin': 'x' } },
+    { method: 'PATCH', path: 'attendees', type: 'attendee', id: attendee, attributes: { 'seat-number': 'x' } },
     422,
-    at('device-name-checkin'),
+    at('seat-number'),
   ],
   [
     'a ticket of another event',

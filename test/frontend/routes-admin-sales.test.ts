@@ -4,12 +4,13 @@
  * (`app/controllers/admin/sales/index.js:11-12`: `-starts-at`); `organizers.js`, `marketer.js`, `locations.js`,
  * `discounted-events.js` and `revenue.js` `findAll` their report (the adapters turn the types into
  * `/v1/admin/sales/<report>`, `app/adapters/admin-sales-*.js`). Every figure is checked against orders seeded
- * through the API (deleted ones among them), then who may read the reports.
+ * through the checkout (deleted ones among them), then who may read the reports.
  */
 import t from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
 import { create, createCast, eventAttributes, rel } from '../helpers/events.js';
 import { frontEnd, listening } from '../helpers/front-end-client.js';
+import { type SaleStatus, sellTickets } from '../helpers/orders.js';
 import { seedUser } from '../helpers/users.js';
 
 const { app } = await buildTestApp(t);
@@ -36,40 +37,52 @@ const delta = await event(u1, 'Delta', at('2020-01-01'));
 const epsilon = await event(u3, 'Epsilon', { ...at('2031-01-01'), 'location-name': 'Munich', state: 'draft' });
 const gone = await event(u4, 'Gone', { ...at('2030-08-01'), 'location-name': 'Paris' });
 
-/** An order of `amount` in `status`, made by the event's owner, with `holders` ticket holders. */
-async function order(owner: typeof u1, eventId: string, status: string, amount: number, holders: number) {
+/**
+ * An order of `amount` in `status` with `holders` ticket holders, sold through the checkout to the event's owner (who
+ * may buy outside the sales period): `holders` tickets of price amount / holders, or, with `split`, one of `split`
+ * and the others of (amount - split) / (holders - 1).
+ */
+async function order(
+  owner: typeof u1,
+  eventId: string,
+  status: SaleStatus,
+  amount: number,
+  holders: number,
+  split?: number,
+) {
   const of = { event: rel('event', eventId) };
-  const ticket = await create(
-    app,
-    owner.token,
-    'tickets',
-    'ticket',
-    { name: `T${status}`, 'sales-starts-at': '2029-01-01T00:00:00Z', 'sales-ends-at': '2029-12-01T00:00:00Z' },
-    of,
-  );
-  const id = await create(app, owner.token, 'orders', 'order', { status, amount, attendees: [] }, of);
-  for (let i = 0; i < holders; i++)
-    await create(
+  const ticket = (name: string, price: number) =>
+    create(
       app,
       owner.token,
-      'attendees',
-      'attendee',
-      { firstname: 'Hol' },
-      {
-        ...of,
-        order: rel('order', id),
-        ticket: rel('ticket', ticket),
-      },
+      'tickets',
+      'ticket',
+      { name, type: 'paid', price, 'sales-starts-at': '2029-01-01T00:00:00Z', 'sales-ends-at': '2029-12-01T00:00:00Z' },
+      of,
     );
-  return id;
+  const first = await ticket(`T${status}`, split ?? amount / holders);
+  const more =
+    split === undefined
+      ? []
+      : [{ id: await ticket(`T${status} 2`, (amount - split) / (holders - 1)), quantity: holders - 1 }];
+  const sale = await sellTickets(app, {
+    buyer: owner,
+    organizerToken: owner.token,
+    ticketId: first,
+    quantity: split === undefined ? holders : 1,
+    more,
+    status,
+  });
+  if (sale.amount !== amount) throw new Error(`order of ${amount}: ${sale.amount}`);
+  return sale.id;
 }
 await order(u1, alpha, 'completed', 30, 2);
 await order(u1, alpha, 'placed', 10, 1);
 await order(u1, alpha, 'pending', 20, 1);
 await order(u1, alpha, 'cancelled', 5, 1);
 const deleted = await order(u1, alpha, 'completed', 100, 1);
-await order(u2, beta, 'completed', 40, 3);
-await order(u1, delta, 'placed', 15, 0);
+await order(u2, beta, 'completed', 40, 3, 20);
+await order(u1, delta, 'placed', 15, 1);
 await order(u4, gone, 'completed', 50, 2);
 for (const [path, id, token] of [
   ['orders', deleted, cast.admin.token],
@@ -96,7 +109,7 @@ const BY_EVENTS: Record<string, Record<string, unknown>> = {
   },
   Beta: { type: 'Venue', owner: u2.email, 'completed-order-sales': 40, 'completed-order-tickets': 3 },
   Gamma: { type: 'Online', owner: u3.email },
-  Delta: { type: 'To be announced', owner: u1.email, 'placed-order-sales': 15, 'placed-order-tickets': 0 },
+  Delta: { type: 'To be announced', owner: u1.email, 'placed-order-sales': 15, 'placed-order-tickets': 1 },
   Epsilon: { type: 'Venue', owner: u3.email },
 };
 const figures = (name: string) => ({
@@ -194,7 +207,7 @@ t.test('sales by organizer: the events each owns or organizes', async (t) => {
           'last-name': null,
           email: u1.email,
           sales: sales(
-            { sales_total: 25, ticket_count: 1 },
+            { sales_total: 25, ticket_count: 2 },
             { sales_total: 30, ticket_count: 2 },
             {
               sales_total: 20,

@@ -4,12 +4,15 @@
  * relationships' related links), and `app/routes/events/view/tickets/index.js:13` for `orderStatistics` again;
  * `app/serializers/ticket.js:11-15` links each ticket to `/v1/tickets/{id}/order-statistics`, which the
  * dashboard's ticket table reads (`app/templates/components/events/view/overview/event-tickets.hbs:36-38`).
- * Every figure is checked against records seeded through the API, deleted ones among them; then who may read them.
+ * Every figure is checked against records seeded through the API (orders through the checkout), deleted ones among
+ * them; then who may read them.
  */
 import t from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
 import { create, createCast, createEvent, rel } from '../helpers/events.js';
+import { expireOrder } from '../../src/resources/orders/expiry.js';
 import { frontEnd, listening } from '../helpers/front-end-client.js';
+import { type SaleStatus, sellTickets } from '../helpers/orders.js';
 
 const { app } = await buildTestApp(t);
 const cast = await createCast(app);
@@ -71,8 +74,8 @@ for (const name of ['ACME', 'Globex', 'Initech']) await create(app, owner, 'spon
 await remove('sponsors', await create(app, owner, 'sponsors', 'sponsor', { name: 'Gone' }, of));
 void d;
 
-// Tickets: 100 paid at 10.00, 50 free; a deleted one of 7 counts nowhere.
-const sales = { 'sales-starts-at': '2030-01-01T00:00:00Z', 'sales-ends-at': '2030-04-30T00:00:00Z' };
+// Tickets on sale: 100 paid at 10.00, 50 free; a deleted one of 7 counts nowhere.
+const sales = { 'sales-starts-at': '2020-01-01T00:00:00Z', 'sales-ends-at': '2030-04-30T00:00:00Z' };
 const paid = await create(
   app,
   owner,
@@ -84,35 +87,21 @@ const paid = await create(
 const free = await create(app, owner, 'tickets', 'ticket', { name: 'Free', quantity: 50, ...sales }, of);
 await remove('tickets', await create(app, owner, 'tickets', 'ticket', { name: 'Old', quantity: 7, ...sales }, of));
 
-/** An order of `amount` in `status` (set by the organizer), holding one attendee per ticket named. */
-async function order(status: string, amount: number, holders: string[], token = cast.organizer.token) {
-  const id = await create(app, token, 'orders', 'order', { status, amount, attendees: [] }, of);
-  const attendees = [];
-  for (const ticket of holders)
-    attendees.push(
-      await create(
-        app,
-        token,
-        'attendees',
-        'attendee',
-        { firstname: 'Hol' },
-        {
-          ...of,
-          order: rel('order', id),
-          ticket: rel('ticket', ticket),
-        },
-      ),
-    );
-  return { id, attendees };
-}
-const completed = await order('completed', 30, [paid, paid, free, paid]);
-await remove('attendees', completed.attendees[3]!);
-await order('placed', 10, [paid]);
-await order('pending', 20, [paid, paid]);
-await order('cancelled', 5, [free]);
-await order('initializing', 0, [free], cast.other.token);
-await order('expired', 10, []);
-await remove('orders', (await order('completed', 100, [paid])).id, cast.admin.token);
+/** Tickets sold to `cast.other` and moved to `status` (paid ones placed by bank and marked paid by the organizer). */
+const sell = (status: SaleStatus, ticketId: string, quantity: number, more: { id: string; quantity: number }[] = []) =>
+  sellTickets(app, { buyer: cast.other, organizerToken: cast.organizer.token, ticketId, quantity, more, status });
+// Completed: 30.00 for three paid and one free; one paid holder is removed afterwards (the amount stays).
+const completed = await sell('completed', paid, 3, [{ id: free, quantity: 1 }]);
+await remove('attendees', completed.holders[2]!);
+await sell('placed', paid, 1);
+await sell('pending', paid, 2);
+// Cancelled and expired orders keep their amounts; their holders go (the tickets are on sale again).
+await sell('cancelled', paid, 1);
+await sell('initializing', free, 1);
+const expired = await sell('initializing', paid, 1);
+await app.sql`update orders set created_at = now() - interval '1 day' where id = ${Number(expired.id)}`;
+await expireOrder(app, Number(expired.id));
+await remove('orders', (await sell('completed', paid, 10)).id, cast.admin.token);
 
 const figures = (o: Record<string, number>) => ({
   total: 0,
@@ -155,8 +144,8 @@ const GENERAL = {
 const ORDERS = {
   identifier,
   orders: figures({ total: 6, initializing: 1, pending: 1, placed: 1, completed: 1, cancelled: 1, expired: 1 }),
-  tickets: { ...figures({ total: 8, initializing: 1, pending: 2, placed: 1, completed: 3, cancelled: 1 }), max: 150 },
-  sales: figures({ total: 75, pending: 20, placed: 10, completed: 30, cancelled: 5, expired: 10 }),
+  tickets: { ...figures({ total: 7, initializing: 1, pending: 2, placed: 1, completed: 3 }), max: 150 },
+  sales: figures({ total: 80, pending: 20, placed: 10, completed: 30, cancelled: 10, expired: 10 }),
 };
 
 t.test('the dashboard: general and order statistics through the related links, by id and by identifier', async (t) => {
@@ -206,8 +195,8 @@ t.test("each ticket's order statistics, as the ticket serializer links them", as
       sales: figures({ total: 50, pending: 20, placed: 10, completed: 20 }),
     },
     [free]: {
-      tickets: figures({ total: 3, initializing: 1, completed: 1, cancelled: 1 }),
-      orders: figures({ total: 3, initializing: 1, completed: 1, cancelled: 1 }),
+      tickets: figures({ total: 2, initializing: 1, completed: 1 }),
+      orders: figures({ total: 2, initializing: 1, completed: 1 }),
       sales: figures({}),
     },
   };
@@ -242,13 +231,13 @@ t.test('figures follow the records: a new session and a completed order show at 
     body.included.find((r) => r.type === type)!.attributes;
   t.equal(stats(before.body, 'event-statistics-general').sessions, 9);
   await session('confirmed', [d]);
-  const added = await order('completed', 12.5, [free]);
+  const added = await sell('completed', paid, 1);
   const after = await call(app, { url: `/v1/events/${event}?include=general-statistics,order-statistics`, token });
   const general = stats(after.body, 'event-statistics-general');
   t.match(general, { sessions: 10, 'sessions-confirmed': 2, 'speaker-without-session': 1 });
   t.match(stats(after.body, 'order-statistics-event'), {
-    sales: { total: 87.5, completed: 42.5 },
-    tickets: { total: 9, completed: 4 },
+    sales: { total: 90, completed: 40 },
+    tickets: { total: 8, completed: 4 },
   });
   await remove('orders', added.id, cast.admin.token);
 });

@@ -116,8 +116,19 @@ export const nameOf = (op: Pick<Operation, 'method' | 'path'>) => `${op.method} 
 // Find-my-way as the app configures it (routerOptions.maxParamLength); a parameter named `path`
 // that ends a URL is a wildcard in the app (stored files and exports: `/static/media/*`).
 const router = FindMyWay({ maxParamLength: 500 });
+/**
+ * Routes whose path parameters the app declares with a pattern, because another route has the same shape
+ * (`/v1/tickets/{order_identifier}`, a UUID, beside `/v1/tickets/{id}`): the pattern tells them apart, as in the app.
+ */
+const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+const patterned = (op: Operation) =>
+  operations.some((o) => o !== op && o.method === op.method && shape(o.path) === shape(op.path))
+    ? op.parameters
+        .filter((p) => p.in === 'path' && p.schema?.pattern)
+        .reduce((route, p) => route.replace(`:${p.name}`, `:${p.name}(${p.schema!.pattern})`), op.route)
+    : op.route;
 for (const op of operations) {
-  const url = op.route.replace(/:path$/, '*');
+  const url = patterned(op).replace(/:path$/, '*');
   // The same route twice (a path and its HEAD twin) only once; a static path (`/v1/events/upcoming`) is its
   // own route, even where a parametric one (`/v1/events/:id`) matches it too.
   if (!router.hasRoute(op.method as HTTPMethod, url)) router.on(op.method as HTTPMethod, url, () => {}, op);

@@ -51,7 +51,7 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
       body: {
         data: {
           type: 'order',
-          attributes: { status: 'completed', amount: 10, attendees: [{ name: 'Ann', email: 'ann@example.com' }] },
+          attributes: { attendees: [{ name: 'Ann', email: 'ann@example.com' }] },
           relationships: { event: rel('event', published.event) },
         },
       },
@@ -157,6 +157,16 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
       ticket: rel('ticket', tickets[0]!),
     },
   );
+  // The order holds a free ticket: it costs nothing, and is completed once its holder is in.
+  await must(
+    'completing the order',
+    await call(app, {
+      method: 'PATCH',
+      url: `/v1/orders/${order.data.id}`,
+      token: admin,
+      body: { data: { type: 'order', id: order.data.id, attributes: { status: 'completed' } } },
+    }),
+  );
   // None can be made through the API (no Stripe here): one row as a Stripe integration would write it.
   const [stripe] = await app.sql<
     { id: number }[]
@@ -217,6 +227,41 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     {},
     { group: rel('group', group) },
   );
+  const ticketTags = await perEvent((event) =>
+    create(app, admin, 'ticket-tags', 'ticket-tag', { name: 'Early' }, { event: rel('event', event) }),
+  );
+  const tags = await perEvent((event) =>
+    create(app, admin, 'tags', 'tag', { name: 'VIPs' }, { event: rel('event', event) }),
+  );
+  const ticketFee = await create(app, admin, 'ticket-fees', 'ticket-fee', { currency: 'EUR', country: 'DE' });
+  const formOptions = await Promise.all(
+    [published.customForm, draft.customForm].map((form) =>
+      create(
+        app,
+        admin,
+        'custom-form-options',
+        'custom-form-option',
+        { value: 'S' },
+        {
+          'custom-form': rel('custom_form', form),
+        },
+      ),
+    ),
+  );
+  // Each event's codes (text FUZZ), found by the lookups too.
+  const discountCodes = await perEvent((event) =>
+    create(
+      app,
+      admin,
+      'discount-codes',
+      'discount-code',
+      { code: 'FUZZ', type: 'amount', value: 1 },
+      { event: rel('event', event) },
+    ),
+  );
+  const accessCodes = await perEvent((event) =>
+    create(app, admin, 'access-codes', 'access-code', { code: 'FUZZ' }, { event: rel('event', event) }),
+  );
   const records = (pick: (r: World['published']) => string) => [pick(published), pick(draft)];
   const ids = new Map<string, string[]>([
     ['user', [cast.owner, cast.organizer, cast.coorganizer, cast.speaker, cast.other, cast.admin].map((u) => u.id)],
@@ -238,6 +283,12 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     ['notification', [String(notification!.id)]],
     ['ticket', tickets],
     ['tax', taxes],
+    ['ticket-tag', ticketTags],
+    ['tag', tags],
+    ['ticket-fee', [ticketFee]],
+    ['discount-code', discountCodes],
+    ['access-code', accessCodes],
+    ['custom-form-option', formOptions],
     ['speakers-call', calls],
     ['attendee', [attendee]],
     ['stripe-authorization', [String(stripe!.id)]],
@@ -280,10 +331,15 @@ const typeOfCollection = new Map(
 /** Values that name existing things in a path parameter of `path`. */
 export function pathValues(fw: FuzzWorld, path: string, name: string): string[] {
   const events = [...fw.ids.get('event')!, fw.world.published.identifier, fw.world.draft.identifier];
-  if (name === 'event_id') return events;
+  if (name === 'event_id' || name === 'event') return events;
+  // The lookups of discount and access codes by their text (the world's codes are FUZZ).
+  if (name === 'code') return ['FUZZ', 'fuzz', 'NOPE'];
   if (name === 'task_id') return fw.taskIds;
   if (name === 'source_type') return ['json'];
   if (name === 'identifier' && path.startsWith('/v1/orders/')) return fw.orderIdentifiers;
+  // The front end's path of an order's tickets (a UUID there names an order), and one holder's ticket as PDF.
+  if (name === 'order_identifier') return fw.orderIdentifiers;
+  if (name === 'attendee_id') return fw.ids.get('attendee')!;
   if (name === 'provider') return ['facebook', 'google'];
   if (name === 'path') return path.startsWith('/static/media/') ? fw.mediaPaths : ['export.zip', 'a/b.zip'];
   const collection = /^\/v1\/([^/]+)\/\{id\}/.exec(path)?.[1];

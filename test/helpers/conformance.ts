@@ -51,9 +51,12 @@ function load() {
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 const validators = new Map<string, ValidateFunction>();
 
-/** Fastify's `/v1/events/:id` as the document names it, `/v1/events/{id}`; a final wildcard has a name there. */
+/**
+ * Fastify's `/v1/events/:id` as the document names it, `/v1/events/{id}` (a parameter's pattern, `:id(^[0-9]+$)`,
+ * is the schema's there); a final wildcard has a name there.
+ */
 export function documentPathOf(routeUrl: string) {
-  const path = routeUrl.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  const path = routeUrl.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?/g, '{$1}');
   if (!path.endsWith('*')) return path;
   const prefix = path.slice(0, -1);
   return (

@@ -43,6 +43,9 @@ export interface FrontEndWorld {
   session: string;
   sessions: Record<(typeof SESSION_STATES)[number], string>;
   ticket: string;
+  /** A discount code of the event (on its paid ticket) and an access code. */
+  discountCode: string;
+  accessCode: string;
   order: string;
   orderIdentifier: string;
   /** The attendee's order still being filled in (initializing). */
@@ -144,7 +147,43 @@ export async function seedFrontEndWorld(app: FastifyInstance): Promise<FrontEndW
   const call_ = speakersCallAttributes({ 'ends-at': '2030-04-01T00:00:00Z' });
   await create(app, token, 'speakers-calls', 'speakers-call', call_, of);
   const ticket = await create(app, token, 'tickets', 'ticket', ticketAttributes({ name: 'Standard' }), of);
-  await create(app, token, 'tickets', 'ticket', ticketAttributes({ name: 'Supporter', type: 'paid', price: 25 }), of);
+  const supporter = await create(
+    app,
+    token,
+    'tickets',
+    'ticket',
+    ticketAttributes({ name: 'Supporter', type: 'paid', price: 25 }),
+    of,
+  );
+  // The codes the discount-code and access-code edit pages open.
+  const discountCode = await create(
+    app,
+    token,
+    'discount-codes',
+    'discount-code',
+    { code: 'SUPPORT5', type: 'amount', value: 5 },
+    { ...of, tickets: { data: [{ type: 'ticket', id: supporter }] } },
+  );
+  const accessCode = await create(app, token, 'access-codes', 'access-code', { code: 'BACKSTAGE' }, of);
+  // The attendee tags the front end makes when an event has none (app/routes/events/view/tags.js): its requests name
+  // no event, so they are made here as the organizer's would be; and the administrators' global and German fees.
+  for (const [name, color] of [
+    ['Speakers', '#FF0000'],
+    ['Attendees', '#0000FF'],
+    ['VIPs', '#0000FF'],
+  ])
+    await create(app, token, 'tags', 'tag', { name, color, 'is-read-only': true }, of);
+  await create(app, admin!.token, 'ticket-fees', 'ticket-fee', {
+    country: 'global',
+    'service-fee': 1,
+    'maximum-fee': 5,
+  });
+  await create(app, admin!.token, 'ticket-fees', 'ticket-fee', {
+    country: 'DE',
+    currency: 'EUR',
+    'service-fee': 2.5,
+    'maximum-fee': 10,
+  });
 
   const order = await create(app, attendee!.token, 'orders', 'order', { amount: 0 }, of);
   const attendeeRecord = await create(
@@ -218,6 +257,8 @@ export async function seedFrontEndWorld(app: FastifyInstance): Promise<FrontEndW
   await app.sql`update role_invites set hash = encode(sha256(${ROLE_INVITE_TOKEN}::bytea), 'hex'),
     expires_at = now() + interval '1 day' where id = ${Number(roleInvite)}`;
   return {
+    discountCode,
+    accessCode,
     admin: admin!,
     organizer: organizer!,
     coorganizer: coorganizer!,

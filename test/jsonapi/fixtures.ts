@@ -70,7 +70,9 @@ export const reviews = pgTable('reviews', {
   createdAt: stamp('created_at').notNull(),
 });
 
+// The fixture database is a copy of the migrated one: the service's own attendee tags give their table name to these.
 export const setupSql = `
+  DROP TABLE tags;
   CREATE TABLE authors (id serial PRIMARY KEY, name varchar(100) NOT NULL, deleted_at timestamptz(3));
   CREATE TABLE articles (
     id serial PRIMARY KEY, title varchar(200) NOT NULL, body text, rating integer,

@@ -10,8 +10,10 @@
 import { readFile } from 'node:fs/promises';
 import t, { type Test } from 'tap';
 import { assertError, buildTestApp } from '../helpers/app.js';
-import { buildWorld, completeOrder, create, rel } from '../helpers/events.js';
+import { buildWorld, create, rel } from '../helpers/events.js';
+import { sellTickets } from '../helpers/orders.js';
 import { startSmtp } from '../helpers/smtp.js';
+import { ticketAttributes } from '../helpers/ticket-bodies.js';
 import { seedUser } from '../helpers/users.js';
 
 const smtp = await startSmtp(t);
@@ -22,24 +24,25 @@ const { app } = await buildTestApp(t, {
   MAIL_RATE_WINDOW_SECONDS: '3600',
 });
 const world = await buildWorld(app);
+const ticketId = await create(
+  app,
+  world.cast.owner.token,
+  'tickets',
+  'ticket',
+  ticketAttributes({ name: 'Community', quantity: null }),
+  { event: rel('event', world.published.event) },
+);
 
 let clients = 0;
 const nextClient = () => `192.0.2.${++clients}`;
 let people = 0;
 const someone = () => ({ name: `Person ${++people}`, email: `person${people}@example.org` });
 
-/** A completed order of a new buyer for these attendees: the buyer's token and the order's identifier. */
+/** A completed order of a free ticket, of a new buyer for these attendees: the buyer's token and the order's identifier. */
 async function completedOrder(attendees: { name: string; email: string }[]) {
   const buyer = await seedUser(app);
-  const id = await create(
-    app,
-    buyer.token,
-    'orders',
-    'order',
-    { amount: 10, attendees },
-    { event: rel('event', world.published.event) },
-  );
-  return { buyer, identifier: await completeOrder(app, world.cast.organizer.token, id) };
+  const sale = await sellTickets(app, { buyer, organizerToken: world.cast.organizer.token, ticketId, attendees });
+  return { buyer, identifier: sale.identifier };
 }
 
 async function sendReceipt(token: string, identifier: string, from: string, headers: Record<string, string> = {}) {

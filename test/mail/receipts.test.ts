@@ -1,7 +1,9 @@
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
 import { buildWorld, create, rel, type World } from '../helpers/events.js';
+import { moveOrder, sellTickets } from '../helpers/orders.js';
 import { startSmtp } from '../helpers/smtp.js';
+import { ticketAttributes } from '../helpers/ticket-bodies.js';
 import { expectError, seedUser } from '../helpers/users.js';
 
 const smtp = await startSmtp(t);
@@ -26,30 +28,25 @@ const attendees = [
   { name: 'The Buyer', email: buyer.email },
 ];
 
-async function order(t: Test, status?: string) {
-  const id = await create(
-    app,
-    buyer.token,
-    'orders',
-    'order',
-    { amount: 42.5, attendees },
-    { event: rel('event', world.published.event) },
-  );
-  if (status) {
-    const res = await call(app, {
-      method: 'PATCH',
-      url: `/v1/orders/${id}`,
-      token: cast.organizer.token,
-      body: { data: { type: 'order', id, attributes: { status } } },
-    });
-    t.equal(res.status, 200, `organizer sets ${status}`);
-  }
-  const res = await call(app, { url: `/v1/orders/${id}`, token: buyer.token });
-  return res.body.data.attributes.identifier as string;
+const of = { event: rel('event', world.published.event) };
+const ticket = (name: string, price: number) =>
+  create(app, cast.owner.token, 'tickets', 'ticket', ticketAttributes({ name, type: 'paid', price }), of);
+const conference = await ticket('Conference', 42.5);
+
+/** The identifier of an order of one 42.50 ticket for the attendees, bought by `buyer`: open, or paid (completed). */
+async function order(status: 'initializing' | 'completed' = 'initializing') {
+  const sale = await sellTickets(app, {
+    buyer,
+    organizerToken: cast.organizer.token,
+    ticketId: conference,
+    attendees,
+    status,
+  });
+  return sale.identifier;
 }
 
 t.test('a completed order: the buyer and every other attendee get the receipt with the HTML attached', async (t) => {
-  const identifier = await order(t, 'completed');
+  const identifier = await order('completed');
   const before = smtp.received.length;
   const res = await sendReceipt(buyer.token, { 'order-identifier': identifier });
   t.equal(res.status, 200);
@@ -83,7 +80,7 @@ t.test('a completed order: the buyer and every other attendee get the receipt wi
 });
 
 t.test('who may send it: buyer, organizers, coorganizers, admins; 403 for others; 401 anonymous', async (t) => {
-  const identifier = await order(t, 'completed');
+  const identifier = await order('completed');
   for (const [who, token, status] of [
     ['organizer', cast.organizer.token, 200],
     ['coorganizer', cast.coorganizer.token, 200],
@@ -99,7 +96,7 @@ t.test('who may send it: buyer, organizers, coorganizers, admins; 403 for others
 });
 
 t.test('refusals', async (t) => {
-  const open = await order(t);
+  const open = await order();
   const before = await app.sql`select count(*)::int as n from mails`;
   expectError(t, await sendReceipt(undefined, {}), 401, { detail: 'Authentication is required' });
   const pointer = '/order-identifier';
@@ -119,47 +116,36 @@ t.test('refusals', async (t) => {
 });
 
 t.test('the JSON:API media type is accepted too', async (t) => {
-  const identifier = await order(t, 'completed');
+  const identifier = await order('completed');
   const res = await sendReceipt(buyer.token, { 'order-identifier': identifier }, 'application/vnd.api+json');
   t.equal(res.status, 200);
 });
 
 t.test('ticket holders (attendee records) of the order get the receipt too', async (t) => {
   const holderBuyer = await seedUser(app);
-  const id = await create(
-    app,
-    holderBuyer.token,
-    'orders',
-    'order',
-    { amount: 5, attendees: [] },
-    { event: rel('event', world.published.event) },
-  );
-  const ticket = await create(
-    app,
-    cast.owner.token,
-    'tickets',
-    'ticket',
-    { name: 'Day', 'sales-starts-at': '2030-01-01T00:00:00Z', 'sales-ends-at': '2030-02-01T00:00:00Z' },
-    { event: rel('event', world.published.event) },
-  );
-  const of = { event: rel('event', world.published.event), order: rel('order', id), ticket: rel('ticket', ticket) };
-  await create(
-    app,
-    holderBuyer.token,
-    'attendees',
-    'attendee',
-    { firstname: 'Katherine', lastname: 'Johnson', email: 'kj@example.org' },
-    of,
-  );
-  await create(app, holderBuyer.token, 'attendees', 'attendee', { firstname: 'No Address' }, of);
-  const done = await call(app, {
-    method: 'PATCH',
-    url: `/v1/orders/${id}`,
-    token: cast.organizer.token,
-    body: { data: { type: 'order', id, attributes: { status: 'completed' } } },
+  const movers = { buyer: holderBuyer, organizerToken: cast.organizer.token };
+  const sale = await sellTickets(app, {
+    ...movers,
+    ticketId: await ticket('Day', 5),
+    quantity: 2,
+    status: 'initializing',
   });
+  // The buyer fills in the blank ticket holders of the reservation, as app/controllers/orders/new.js does.
+  for (const [id, attributes] of [
+    [sale.holders[0]!, { firstname: 'Katherine', lastname: 'Johnson', email: 'kj@example.org' }],
+    [sale.holders[1]!, { firstname: 'No Address' }],
+  ] as const) {
+    const res = await call(app, {
+      method: 'PATCH',
+      url: `/v1/attendees/${id}`,
+      token: holderBuyer.token,
+      body: { data: { type: 'attendee', id, attributes } },
+    });
+    t.equal(res.status, 200, `holder ${attributes.firstname} filled in`);
+  }
+  await moveOrder(app, sale, 'completed', movers);
   const before = smtp.received.length;
-  const res = await sendReceipt(holderBuyer.token, { 'order-identifier': done.body.data.attributes.identifier });
+  const res = await sendReceipt(holderBuyer.token, { 'order-identifier': sale.identifier });
   t.equal(res.status, 200);
   const mails = (await smtp.waitFor(before + 2)).slice(before);
   t.same(

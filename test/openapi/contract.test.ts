@@ -89,6 +89,13 @@ const PLAIN_READS = [
   '/v1/speaker-invites/{id}/reject-invite',
   '/v1/users/user-details/get-user-id',
 ];
+/** The tickets and the invoice of an order as PDF (src/resources/orders/documents), downloaded by the front end's loader. */
+const PDF_DOWNLOADS = [
+  '/v1/orders/{identifier}/tickets-pdf',
+  '/v1/tickets/{order_identifier}',
+  '/v1/orders/attendees/{attendee_id}.pdf',
+  '/v1/orders/invoices/{identifier}',
+];
 /** The schedule for conference apps and calendars (src/schedule), by the media type each answers. */
 const SCHEDULE_DOCUMENTS: Record<string, string> = {
   '/v1/events/{id}/schedule.xml': 'application/vnd.c3voc.schedule+xml',
@@ -107,6 +114,7 @@ const isJsonApi = (path: string) =>
   !PLAIN_ACTIONS.includes(path) &&
   !(path in UPLOADS) &&
   !PLAIN_READS.includes(path) &&
+  !PDF_DOWNLOADS.includes(path) &&
   !(path in SCHEDULE_DOCUMENTS) &&
   !EXPORT_STARTS.includes(path);
 
@@ -320,6 +328,12 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
         : ['application/json'],
       `${label} answers ${types.join()}`,
     );
+  }
+  const pdfs = operations.filter(({ path }) => PDF_DOWNLOADS.includes(path));
+  t.same(pdfs.map((r) => r.label).sort(), PDF_DOWNLOADS.map((path) => `GET ${path}`).sort(), 'the PDF downloads');
+  for (const { label, op } of pdfs) {
+    t.same(Object.keys(responseOf(op, '200')?.content ?? {}), ['application/pdf'], `${label} answers a PDF`);
+    t.notOk(op.requestBody, `${label} takes no body`);
   }
   const documents = operations.filter(({ path }) => path in SCHEDULE_DOCUMENTS);
   t.equal(documents.length, 5, 'the four schedule documents and a session as iCalendar');

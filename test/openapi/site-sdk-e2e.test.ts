@@ -1,7 +1,7 @@
 /**
  * The site-wide face through the typed SDK against a listening server: an administrator configures
- * mail and writes a footer page, a user buys tickets for a published event, the organizer completes
- * the order, the buyer has the receipt sent (it arrives at a real SMTP server) and the administrator
+ * mail and writes a footer page, a user buys tickets for a published event and pays by bank transfer, the
+ * organizer marks the order paid, the buyer has the receipt sent (it arrives at a real SMTP server) and the administrator
  * reads the statistics; the settings variants are typed as the two schemas of the contract.
  */
 import type { AddressInfo } from 'node:net';
@@ -88,23 +88,67 @@ t.test('pages: the administrator writes a footer page that anyone lists', async 
 
 t.test('an order from purchase to receipt', async (t) => {
   const attendees = [{ name: 'Ada Lovelace', email: 'ada@example.org' }];
-  const created = expect(
+  const organizer = createApiClient(baseUrl, { token: cast.organizer.token });
+  const ticket = expect(
     t,
-    'create order',
-    await buyer.POST('/v1/orders', {
+    'create ticket',
+    await organizer.POST('/v1/tickets', {
       body: {
         data: {
-          type: 'order',
-          attributes: { amount: 25, attendees },
+          type: 'ticket',
+          attributes: {
+            name: 'Day pass',
+            type: 'paid',
+            price: 25,
+            quantity: 100,
+            'sales-starts-at': new Date(Date.now() - 86_400_000).toISOString(),
+            'sales-ends-at': new Date(Date.now() + 86_400_000).toISOString(),
+          },
           relationships: { event: { data: { type: 'event', id: event.id } } },
         },
       },
     }),
     201,
   );
+  expect(
+    t,
+    'accept bank transfers',
+    await organizer.PATCH('/v1/events/{id}', {
+      params: { path: { id: event.id } },
+      body: { data: { type: 'event', id: event.id, attributes: { 'can-pay-by-bank': true } } },
+    }),
+    200,
+  );
+  const priced = expect(
+    t,
+    'calculate amount',
+    await buyer.POST('/v1/orders/calculate-amount', { body: { tickets: [{ id: ticket.data.id, quantity: 1 }] } }),
+    200,
+  );
+  t.equal(priced.total, 25);
+  const created = expect(
+    t,
+    'create order',
+    await buyer.POST('/v1/orders/create-order', { body: { tickets: [{ id: ticket.data.id, quantity: 1 }] } }),
+    200,
+  );
   const identifier = created.data.attributes.identifier!;
-  t.equal(created.data.attributes.status, 'initializing');
-  const organizer = createApiClient(baseUrl, { token: cast.organizer.token });
+  t.match(created.data.attributes, { status: 'initializing', amount: 25, 'payment-mode': null });
+  expect(
+    t,
+    'place',
+    await buyer.PATCH('/v1/orders/{id}', {
+      params: { path: { id: identifier } },
+      body: {
+        data: {
+          type: 'order',
+          id: created.data.id,
+          attributes: { attendees, 'payment-mode': 'bank', status: 'placed' },
+        },
+      },
+    }),
+    200,
+  );
   const listed = expect(
     t,
     'event orders',

@@ -38,7 +38,7 @@ const order = (token: string, event: string, name: string) =>
     token,
     'orders',
     'order',
-    { amount: 10, attendees: [{ name, email: `${name.toLowerCase()}@example.org` }] },
+    { attendees: [{ name, email: `${name.toLowerCase()}@example.org` }] },
     { event: rel('event', event) },
   );
 const ORDERS: Record<Key, string> = {

@@ -1,11 +1,13 @@
 /**
- * Orders: create, the status rules (organizers only), the buyer's limited right to change an open
- * order, delete by admins only (soft), the immutable event, the read-only user and identifier, and
- * sorting and filtering of order lists.
+ * Orders: create, the read-only amount the server computes, the status rules (the buyer moves an open order on,
+ * the organizers mark an offline order paid), the buyer's limited right to change an open order, delete by admins
+ * only (soft), the immutable event, the read-only user and identifier, and sorting and filtering of order lists.
  */
 import t, { type Test } from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
 import { buildWorld, create, eventAttributes, rel, snapshotOf } from '../helpers/events.js';
+import { acceptPayment, sellTickets } from '../helpers/orders.js';
+import { ticketAttributes } from '../helpers/ticket-bodies.js';
 import { expectError, seedUser } from '../helpers/users.js';
 
 const { app } = await buildTestApp(t);
@@ -15,6 +17,15 @@ const buyer = await seedUser(app);
 const pub = world.published.event;
 const snapshot = snapshotOf(app, ['orders']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A paid ticket of the published event (10.00) and one of a tenth (to see amounts kept to cents). */
+const paidTicket = (price: number, event = pub) =>
+  create(app, cast.owner.token, 'tickets', 'ticket', ticketAttributes({ type: 'paid', price, quantity: 1000 }), {
+    event: rel('event', event),
+  });
+const ten = await paidTicket(10);
+/** A paid order of the published event, bought by `buyer` and moved to `status`; its id. */
+const paidOrder = async (status: 'initializing' | 'placed' | 'completed' = 'initializing') =>
+  (await sellTickets(app, { buyer, organizerToken: cast.owner.token, ticketId: ten, status })).id;
 
 const post = (
   token: string | undefined,
@@ -76,6 +87,9 @@ t.test('a user creates an order: defaults, generated identifier, the caller as b
       'created-at': 'x',
       'deleted-at': null,
       'cancel-note': null,
+      'order-notes': null,
+      'transaction-id': null,
+      'discount-code-id': null,
     },
     'every attribute, with its default',
   );
@@ -95,44 +109,57 @@ t.test('a user creates an order: defaults, generated identifier, the caller as b
   t.same(again.body.data, res.body.data, 'read back the same');
 });
 
-t.test('the amount is stored to cents', async (t) => {
-  for (const [sent, kept] of [
-    [19.999, 20],
-    [0.004, 0],
-    [12.345, 12.35],
-    [9_999_999_999.99, 9_999_999_999.99],
-  ] as const) {
-    const res = await post(buyer.token, { amount: sent });
-    t.equal(res.status, 201, `amount ${sent}`);
-    t.strictSame(res.body.data.attributes.amount, kept, `${sent} answered as the number ${kept}`);
-    t.equal(String((await row(res.body.data.id)).amount), kept.toFixed(2), `${sent} stored as ${kept.toFixed(2)}`);
-    const read = await call(app, { url: `/v1/orders/${res.body.data.id}`, token: buyer.token });
-    t.strictSame(read.body.data.attributes.amount, kept, 'read back as a number');
+t.test('the amount is read-only: the server computes it, to cents', async (t) => {
+  const before = await snapshot();
+  for (const amount of [0.01, 5, 100, -1]) {
+    expectError(t, await post(buyer.token, { amount }), 422, { pointer: '/data/attributes/amount' });
+    expectError(t, await post(cast.owner.token, { amount }), 422, { pointer: '/data/attributes/amount' });
   }
+  t.same(await snapshot(), before, 'nothing written');
+  for (const amount of [0, null]) {
+    const res = await post(buyer.token, { amount });
+    t.equal(res.status, 201, `a new order of amount ${amount}, as the front end sends it`);
+    t.strictSame(res.body.data.attributes.amount, 0);
+  }
+  // Three tenths make 0.30000000000000004 in floating point: the order keeps cents.
+  const tenth = await paidTicket(0.1);
+  const sale = await sellTickets(app, {
+    buyer,
+    organizerToken: cast.owner.token,
+    ticketId: tenth,
+    quantity: 3,
+    status: 'initializing',
+  });
+  t.strictSame(sale.amount, 0.3, 'answered as the number 0.3');
+  t.equal(String((await row(sale.id)).amount), '0.30', 'stored as 0.30');
+  const read = await call(app, { url: `/v1/orders/${sale.id}`, token: buyer.token });
+  t.strictSame(read.body.data.attributes.amount, 0.3, 'read back as a number');
+  const unchanged = await patch(buyer.token, sale.id, { amount: 0.3, company: 'ACME' });
+  t.equal(unchanged.status, 200, 'the amount sent back unchanged is harmless (ember-data sends every attribute)');
+  for (const who of [buyer, cast.organizer, cast.admin]) {
+    expectError(t, await patch(who.token, sale.id, { amount: 0 }), 422, { pointer: '/data/attributes/amount' });
+  }
+  t.equal(String((await row(sale.id)).amount), '0.30', 'no one writes it');
 });
 
-t.test('status on create: organizers and admins only', async (t) => {
+t.test('status on create: a new order is initializing, for everyone', async (t) => {
   const before = await snapshot();
-  for (const status of ['completed', 'pending']) {
-    expectError(t, await post(buyer.token, { status }), 403, { pointer: '/data/attributes/status' });
+  for (const status of ['completed', 'pending', 'placed', 'cancelled', 'expired']) {
+    for (const who of [buyer, cast.owner, cast.organizer, cast.coorganizer, cast.admin]) {
+      expectError(t, await post(who.token, { status, 'payment-mode': 'bank' }), 422, {
+        pointer: '/data/attributes/status',
+      });
+    }
   }
   t.same(await snapshot(), before, 'nothing written');
   const initial = await post(buyer.token, { status: 'initializing' });
   t.equal(initial.status, 201, 'the default status, which the front end sends with every new order, is harmless');
-  for (const who of ['owner', 'organizer', 'coorganizer', 'admin'] as const) {
-    const from = Date.now();
-    const res = await post(cast[who].token, { status: 'completed', 'payment-mode': 'bank' });
-    t.equal(res.status, 201, `${who} creates a completed order`);
-    t.match(res.body.data.attributes, { status: 'completed', 'payment-mode': 'bank' });
-    recent(t, res.body.data.attributes['completed-at'], from, `${who}: completed-at`);
-    t.same(res.body.data.relationships.user.data, { type: 'user', id: cast[who].id }, `${who} is the buyer`);
-  }
-  const placed = await post(cast.organizer.token, { status: 'placed' });
-  t.equal(placed.body.data.attributes['completed-at'], null, 'another status leaves completed-at empty');
+  t.equal(initial.body.data.attributes['completed-at'], null, 'not completed');
 });
 
-t.test('the organizer completes an order: completed-at set once', async (t) => {
-  const id = await newOrder();
+t.test('the organizer marks a placed order paid: completed-at set once', async (t) => {
+  const id = await paidOrder('placed');
+  t.equal((await row(id)).completed_at, null, 'placed: not completed yet');
   const from = Date.now();
   const res = await patch(cast.organizer.token, id, { status: 'completed' });
   t.equal(res.status, 200);
@@ -141,15 +168,36 @@ t.test('the organizer completes an order: completed-at set once', async (t) => {
   await app.sql`update orders set completed_at = now() - interval '1 day' where id = ${Number(id)}`;
   const [aged] =
     await app.sql`select (extract(epoch from completed_at) * 1000)::float8 as ms from orders where id = ${Number(id)}`;
-  const again = await patch(cast.coorganizer.token, id, { status: 'completed', amount: 5 });
-  t.equal(again.status, 200);
+  const again = await patch(cast.coorganizer.token, id, { status: 'completed', amount: 10 });
+  t.equal(again.status, 200, 'the status and amount sent back unchanged');
   t.equal(
     Date.parse(again.body.data.attributes['completed-at']),
     Number(aged!.ms),
     'completing again keeps the first completed-at',
   );
   t.not(again.body.data.attributes['completed-at'], first);
-  t.equal(again.body.data.attributes.amount, 5);
+  t.equal(again.body.data.attributes.amount, 10, 'the amount the buyer agreed to');
+  expectError(t, await patch(cast.organizer.token, id, { amount: 5 }), 422, { pointer: '/data/attributes/amount' });
+});
+
+t.test('a paid order is completed only by the organizers, once placed', async (t) => {
+  const open = await paidOrder();
+  const before = await snapshot();
+  expectError(t, await patch(buyer.token, open, { status: 'completed' }), 403, { pointer: '/data/attributes/status' });
+  for (const who of [cast.organizer, cast.admin])
+    expectError(t, await patch(who.token, open, { status: 'completed' }), 403, {
+      pointer: '/data/attributes/status',
+    });
+  t.same(await snapshot(), before, 'nothing written');
+  const placed = await paidOrder('placed');
+  expectError(t, await patch(buyer.token, placed, { status: 'completed' }), 403, {
+    pointer: '/data/attributes/status',
+  });
+  t.equal((await row(placed)).status, 'placed', 'the buyer does not mark it paid');
+  const free = await newOrder();
+  const done = await patch(buyer.token, free, { status: 'completed' });
+  t.equal(done.status, 200, 'an order of nothing to pay is completed by its buyer');
+  t.not(done.body.data.attributes['completed-at'], null);
 });
 
 t.test("cancel-note: null until organizers write it with the cancellation; the buyer's is refused", async (t) => {
@@ -171,18 +219,33 @@ t.test("cancel-note: null until organizers write it with the cancellation; the b
   t.equal(read.body.data.attributes['cancel-note'], 'The venue closed', 'the buyer reads it');
 });
 
-t.test('the buyer changes an open order, never its status; others may not change it', async (t) => {
-  const id = await newOrder();
+t.test('the buyer changes an open order and moves it on; others may not change it', async (t) => {
+  const id = await paidOrder();
   const attendees = [{ name: 'Grace', email: 'grace@example.org' }];
-  const ok = await patch(buyer.token, id, { attendees, 'payment-mode': 'paypal' });
+  const ok = await patch(buyer.token, id, { attendees, company: 'ACME' });
   t.equal(ok.status, 200, 'initializing: the buyer edits');
-  t.match(ok.body.data.attributes, { attendees, 'payment-mode': 'paypal', status: 'initializing' });
+  t.match(ok.body.data.attributes, { attendees, company: 'ACME', status: 'initializing', 'payment-mode': null });
   let before = await snapshot();
-  expectError(t, await patch(buyer.token, id, { status: 'completed' }), 403, { pointer: '/data/attributes/status' });
-  expectError(t, await patch(buyer.token, id, { status: 'pending', amount: 1 }), 403, {
-    pointer: '/data/attributes/status',
+  expectError(t, await patch(buyer.token, id, { 'payment-mode': 'paypal' }), 422, {
+    pointer: '/data/attributes/payment-mode',
+    detail: /PayPal are not configured on this server/,
   });
-  for (const who of [cast.other, cast.speaker]) expectError(t, await patch(who.token, id, { amount: 1 }), 403);
+  expectError(t, await patch(buyer.token, id, { 'payment-mode': 'free' }), 422, {
+    pointer: '/data/attributes/payment-mode',
+  });
+  expectError(t, await patch(buyer.token, id, { 'payment-mode': 'cheque' }), 422, {
+    pointer: '/data/attributes/payment-mode',
+    detail: 'The event does not accept cheque',
+  });
+  expectError(t, await patch(buyer.token, id, { status: 'completed' }), 403, { pointer: '/data/attributes/status' });
+  expectError(t, await patch(buyer.token, id, { status: 'expired' }), 422, { pointer: '/data/attributes/status' });
+  expectError(t, await patch(buyer.token, id, { status: 'pending', amount: 1 }), 422, {
+    pointer: '/data/attributes/amount',
+  });
+  expectError(t, await patch(buyer.token, id, { 'order-notes': 'VIP' }), 403, {
+    pointer: '/data/attributes/order-notes',
+  });
+  for (const who of [cast.other, cast.speaker]) expectError(t, await patch(who.token, id, { company: 'Evil' }), 403);
   expectError(
     t,
     await call(app, {
@@ -194,14 +257,43 @@ t.test('the buyer changes an open order, never its status; others may not change
   );
   t.same(await snapshot(), before, 'nothing written');
 
-  t.equal((await patch(cast.organizer.token, id, { status: 'pending' })).status, 200, 'organizer sets pending');
-  t.equal((await patch(buyer.token, id, { amount: 3 })).status, 200, 'pending: the buyer still edits');
-  t.equal((await patch(cast.organizer.token, id, { status: 'placed' })).status, 200, 'organizer sets placed');
+  t.equal((await patch(buyer.token, id, { status: 'pending' })).status, 200, 'the buyer sets pending');
+  t.equal((await patch(buyer.token, id, { company: 'ACME Ltd' })).status, 200, 'pending: the buyer still edits');
+  await acceptPayment(app, cast.owner.token, pub, 'cheque');
+  const placed = await patch(buyer.token, id, { 'payment-mode': 'cheque', status: 'placed' });
+  t.equal(placed.status, 200, 'the buyer places it, paying by a cheque the event accepts');
+  t.match(placed.body.data.attributes, { status: 'placed', 'payment-mode': 'cheque', 'completed-at': null });
   before = await snapshot();
-  const late = await patch(buyer.token, id, { attendees: [] });
-  expectError(t, late, 403);
+  expectError(t, await patch(buyer.token, id, { attendees: [] }), 403);
+  expectError(t, await patch(buyer.token, id, { 'payment-mode': 'bank' }), 403, {
+    pointer: '/data/attributes/payment-mode',
+  });
   t.same(await snapshot(), before, 'placed: the buyer changes nothing');
   t.match((await row(id)).attendees, attendees);
+  const notes = await patch(cast.organizer.token, id, { 'order-notes': 'paid at the desk' });
+  t.equal(notes.status, 200, 'the organizers write order notes');
+});
+
+t.test('cancelled and expired orders never change; expired reservations are gone', async (t) => {
+  const cancelled = await paidOrder();
+  t.equal((await patch(buyer.token, cancelled, { status: 'cancelled' })).status, 200, 'the buyer cancels it');
+  const [{ live }] = (await app.sql`select count(*)::int as live from attendees
+    where order_id = ${Number(cancelled)} and deleted_at is null`) as unknown as [{ live: number }];
+  t.equal(live, 0, 'its ticket holders go');
+  const expired = await paidOrder();
+  await app.sql`update orders set status = 'expired' where id = ${Number(expired)}`;
+  const before = await snapshot();
+  for (const id of [cancelled, expired])
+    for (const [who, status] of [
+      [buyer, 'pending'],
+      [cast.organizer, 'completed'],
+      [cast.admin, 'placed'],
+    ] as const)
+      expectError(t, await patch(who.token, id, { status }), 409, { pointer: '/data/attributes/status' });
+  t.same(await snapshot(), before, 'nothing written');
+  const stale = await paidOrder();
+  await app.sql`update orders set created_at = now() - interval '1 day' where id = ${Number(stale)}`;
+  expectError(t, await patch(buyer.token, stale, { status: 'pending' }), 410);
 });
 
 t.test('delete: admins only, a soft delete after which the order is gone', async (t) => {
@@ -242,7 +334,7 @@ t.test('delete: admins only, a soft delete after which the order is gone', async
     'and from includes',
   );
   expectError(t, await call(app, { method: 'DELETE', url: `/v1/orders/${id}`, token: cast.admin.token }), 404, {});
-  expectError(t, await patch(cast.admin.token, id, { amount: 1 }), 404);
+  expectError(t, await patch(cast.admin.token, id, { company: 'ACME' }), 404);
 });
 
 t.test('an event the buyer cannot see, or that is gone, is not found', async (t) => {
@@ -310,14 +402,16 @@ t.test('the event is immutable, the user and identifier are read-only', async (t
 
 t.test('order lists sort by created-at and amount and filter by status', async (t) => {
   const fair = await create(app, cast.owner.token, 'events', 'event', eventAttributes('Sorting Fair'));
+  const five = await paidTicket(5, fair);
   const made: Record<string, string> = {};
-  for (const [name, amount, status, day] of [
-    ['a', 30, 'completed', 3],
-    ['b', 10, 'pending', 1],
-    ['c', 20, 'completed', 2],
-    ['d', 5, 'cancelled', 4],
+  for (const [name, quantity, status, day] of [
+    ['a', 6, 'completed', 3],
+    ['b', 2, 'pending', 1],
+    ['c', 4, 'completed', 2],
+    ['d', 1, 'cancelled', 4],
   ] as const) {
-    made[name] = await newOrder(cast.owner.token, { amount, status }, fair);
+    const sale = await sellTickets(app, { buyer, organizerToken: cast.owner.token, ticketId: five, quantity, status });
+    made[name] = sale.id;
     await app.sql`update orders set created_at = ${`2030-01-0${day}T00:00:00Z`} where id = ${Number(made[name])}`;
   }
   const order = (names: string) => [...names].map((n) => made[n]);
@@ -358,7 +452,7 @@ t.test('the orders of a deleted event vanish with it, as every record under an e
   t.equal((await call(app, { method: 'DELETE', url: `/v1/events/${doomed}`, token: cast.owner.token })).status, 200);
   for (const who of [buyer, cast.owner, cast.admin]) {
     expectError(t, await call(app, { url: `/v1/orders/${id}`, token: who.token }), 404);
-    expectError(t, await patch(who.token, id, { amount: 1 }), 404);
+    expectError(t, await patch(who.token, id, { company: 'ACME' }), 404);
     const mine = await call(app, { url: '/v1/orders?page[size]=100', token: who.token });
     t.notOk(
       mine.body.data.some((d: { id: string }) => d.id === id),

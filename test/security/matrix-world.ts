@@ -30,20 +30,80 @@ export interface MatrixWorld {
   stream: string;
   group: string;
   follow: string;
+  /** A tag of the bazaar (the event of the ticket holder the matrix names). */
+  bazaarTag: string;
+  /** The published event's discount and access codes (text MATRIX) and the administrators' event code. */
+  codes: { discount: string; access: string; eventCode: string; paidTicket: string; hiddenTicket: string };
   /** Path segment -> the id a `{param}` after it takes (see fill). */
   ids: Record<string, string>;
 }
 
 let n = 0;
 
-/** A new order bought by `buyer` in `event`; its id. */
+/** The codes of the matrix (see MatrixWorld.codes). */
+export async function matrixCodes(
+  app: FastifyInstance,
+  by: { owner: TestUser; admin: TestUser },
+  event: string,
+  otherEvent: string,
+): Promise<MatrixWorld['codes']> {
+  const sales = { 'sales-starts-at': '2030-01-01T00:00:00Z', 'sales-ends-at': '2030-05-01T00:00:00Z' };
+  const of = { event: rel('event', event) };
+  const paidTicket = await create(
+    app,
+    by.owner.token,
+    'tickets',
+    'ticket',
+    { name: 'Paid', type: 'paid', price: 50, ...sales },
+    of,
+  );
+  const hiddenTicket = await create(
+    app,
+    by.owner.token,
+    'tickets',
+    'ticket',
+    { name: 'Crew', 'is-hidden': true, ...sales },
+    of,
+  );
+  const tickets = (id: string) => ({ data: [{ type: 'ticket', id }] });
+  const discount = await create(
+    app,
+    by.owner.token,
+    'discount-codes',
+    'discount-code',
+    { code: 'MATRIX', type: 'amount', value: 5 },
+    { ...of, tickets: tickets(paidTicket) },
+  );
+  const access = await create(
+    app,
+    by.owner.token,
+    'access-codes',
+    'access-code',
+    { code: 'MATRIX' },
+    {
+      ...of,
+      tickets: tickets(hiddenTicket),
+    },
+  );
+  const eventCode = await create(
+    app,
+    by.admin.token,
+    'discount-codes',
+    'discount-code',
+    { code: `FEE${++n}`, type: 'percent', value: 10, 'used-for': 'event' },
+    { events: { data: [{ type: 'event', id: otherEvent }] } },
+  );
+  return { discount, access, eventCode, paidTicket, hiddenTicket };
+}
+
+/** A new order bought by `buyer` in `event` (nothing to pay until ticket holders are added); its id. */
 export const buyOrder = (app: FastifyInstance, buyer: TestUser, event: string) =>
   create(
     app,
     buyer.token,
     'orders',
     'order',
-    { amount: 10, attendees: [{ name: 'Ada', email: `ada${++n}@example.org` }] },
+    { attendees: [{ name: 'Ada', email: `ada${++n}@example.org` }] },
     { event: rel('event', event) },
   );
 
@@ -196,6 +256,34 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
       ticket: rel('ticket', bazaarTicket),
     },
   );
+  // Tags of tickets and of ticket holders, a ticket fee of the administrators, a choice of the custom form field.
+  const bazaarTag = await create(app, host.token, 'tags', 'tag', { name: 'VIPs' }, { event: rel('event', bazaar) });
+  const tag = await create(app, cast.owner.token, 'tags', 'tag', { name: 'Press' }, ofPublished);
+  const ticketTag = await create(
+    app,
+    cast.owner.token,
+    'ticket-tags',
+    'ticket-tag',
+    { name: 'Early' },
+    {
+      ...ofPublished,
+      tickets: { data: [{ type: 'ticket', id: ticket }] },
+    },
+  );
+  const ticketFee = await create(app, cast.admin.token, 'ticket-fees', 'ticket-fee', {
+    currency: 'EUR',
+    country: 'DE',
+  });
+  const option = await create(
+    app,
+    cast.owner.token,
+    'custom-form-options',
+    'custom-form-option',
+    { value: 'S' },
+    {
+      'custom-form': rel('custom_form', p.customForm),
+    },
+  );
   // The event's owner rates its session, adds it to their schedule and invites a co-speaker to it.
   const session = rel('session', p.session);
   const feedback = await create(app, cast.owner.token, 'feedbacks', 'feedback', { rating: 4 }, { session });
@@ -252,7 +340,12 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
       ),
     );
 
+  // The published event's codes, made by its owner (their marketer): a discount code on a paid ticket, an access code
+  // on a hidden one, both named MATRIX; and an administrator's event code for the bazaar.
+  const codes = await matrixCodes(app, cast, p.event, bazaar);
   const ids: Record<string, string> = {
+    'discount-codes': codes.discount,
+    'access-codes': codes.access,
     users: cast.owner.id,
     events: p.event,
     'event-topics': world.topic,
@@ -268,6 +361,10 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     sessions: p.session,
     speakers: p.speaker,
     'custom-forms': p.customForm,
+    'custom-form-options': option,
+    'ticket-tags': ticketTag,
+    tags: tag,
+    'ticket-fees': ticketFee,
     orders: order,
     tickets: ticket,
     taxes: tax,
@@ -295,6 +392,7 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     world,
     users,
     tokens: tokensOf(users),
+    codes,
     bazaar,
     bazaarTicket,
     order,
@@ -304,6 +402,7 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     stream,
     group,
     follow,
+    bazaarTag,
     ids,
   };
 }

@@ -65,6 +65,8 @@ export const KINDS: Record<string, Kind> = {
     renames: 'announcement',
     perEvent: true,
   },
+  'ticket-tags': { type: 'ticket-tag', attributes: () => ({ name: `Early ${next()}` }), renames: 'name' },
+  tags: { type: 'tag', attributes: () => ({ name: `Tag ${next()}`, color: '#00FF00' }), renames: 'name' },
   'custom-forms': {
     type: 'custom_form',
     attributes: () => ({ form: 'session', 'field-identifier': `field${next()}`, type: 'text' }),

@@ -45,6 +45,9 @@ t.test('GET routes of the event service x callers', async (t) => {
   const appTask = String(build.body?.task_url).split('/').pop()!;
 
   const ids = { ...w.ids, tasks: task, exports: `${task}/event${event}.zip`, media };
+  // A ticket holder of the completed order, for its ticket as PDF.
+  const [holder] = await app.sql<{ id: number }[]>`insert into attendees (event_id, order_id, ticket_id, firstname)
+    select event_id, id, ${Number(w.bazaarTicket)}, 'Ada' from orders where identifier = ${w.completed} returning id`;
   const RECIPES: Record<string, Recipe> = {
     'GET /v1/events/{id} [include=orders]': () => ({
       path: `/v1/events/${w.bazaar}`,
@@ -78,6 +81,13 @@ t.test('GET routes of the event service x callers', async (t) => {
         ),
     }),
     'GET /v1/states': () => ({ query: { event_id: w.bazaar, attendee_id: w.ids.attendees! } }),
+    // The lookups name the codes by their text (whatever its case), as the public page sends it.
+    'GET /v1/events/{event}/discount-codes/{code}': () => ({ path: `/v1/events/${event}/discount-codes/matrix` }),
+    'GET /v1/events/{event}/access-codes/{code}': () => ({ path: `/v1/events/${event}/access-codes/matrix` }),
+    'GET /v1/orders/{identifier}/tickets-pdf': () => ({ path: `/v1/orders/${w.completed}/tickets-pdf` }),
+    'GET /v1/tickets/{order_identifier}': () => ({ path: `/v1/tickets/${w.completed}` }),
+    'GET /v1/orders/attendees/{attendee_id}.pdf': () => ({ path: `/v1/orders/attendees/${holder!.id}.pdf` }),
+    'GET /v1/orders/invoices/{identifier}': () => ({ path: `/v1/orders/invoices/${w.completed}` }),
     'GET /v1/speakers/{id} [email, mobile]': () => ({
       sees: (body) => body?.data?.attributes?.email !== undefined && body?.data?.attributes?.mobile !== undefined,
     }),

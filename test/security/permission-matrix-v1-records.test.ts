@@ -7,7 +7,7 @@
 import t from 'tap';
 import { appWithRoutes, checkCoverage, runMatrix, type Recipe } from './matrix.js';
 import { buildMatrixWorld } from './matrix-world.js';
-import { freshTargets, KINDS, linkage, newRecord, next, toOne, update } from './matrix-writes.js';
+import { document, freshTargets, KINDS, linkage, newRecord, next, toOne, update } from './matrix-writes.js';
 
 const { app, routes } = await appWithRoutes(t);
 const ALIASES: Record<string, string> = {
@@ -54,6 +54,19 @@ t.test('write routes on event records x callers', async (t) => {
       ...linkage('speaker', p.speaker),
     }),
     'POST /v1/sessions/{id}/speakers': speaker,
+    'PATCH /v1/tickets/{id}/relationships/ticket-tags': () => linkage('ticket-tag', w.ids['ticket-tags']!),
+    'POST /v1/tickets/{id}/relationships/ticket-tags': () => linkage('ticket-tag', w.ids['ticket-tags']!),
+    'DELETE /v1/tickets/{id}/relationships/ticket-tags': async () => ({
+      path: `/v1/tickets/${await fresh('tickets')}/relationships/ticket-tags`,
+      ...linkage('ticket-tag', w.ids['ticket-tags']!),
+    }),
+    'PATCH /v1/ticket-tags/{id}/relationships/tickets': () => linkage('ticket', w.ids.tickets!),
+    'POST /v1/ticket-tags/{id}/relationships/tickets': () => linkage('ticket', w.ids.tickets!),
+    'DELETE /v1/ticket-tags/{id}/relationships/tickets': async () => ({
+      path: `/v1/ticket-tags/${await fresh('ticket-tags', { tickets: linkage('ticket', w.ids.tickets!).document })}/relationships/tickets`,
+      ...linkage('ticket', w.ids.tickets!),
+    }),
+    'POST /v1/custom-forms/{id}/custom-form-options': () => document('custom-form-option', { value: `M ${next()}` }),
     'PATCH /v1/microlocations/{id}/relationships/video-stream': () => toOne('video-stream', w.stream),
     'PATCH /v1/speakers/{id}/relationships/user': () => toOne('user', w.world.cast.speaker.id),
     'PATCH /v1/speakers/{id}/relationships/sessions': () => linkage('session', p.session),

@@ -11,6 +11,8 @@ import { dataUri, makeImage, multipart } from '../helpers/images.js';
 import { zipOf } from '../helpers/imports.js';
 import { issueAccountToken } from '../../src/auth/account-tokens.js';
 import { loginPair } from '../helpers/auth.js';
+import { sellTickets } from '../helpers/orders.js';
+import { ticketAttributes } from '../helpers/ticket-bodies.js';
 import { seedUser } from '../helpers/users.js';
 import { and, eq } from 'drizzle-orm';
 import { eventRoles, stripeAuthorizations } from '../../db/schema/index.js';
@@ -117,6 +119,24 @@ t.test('other write routes of the event service x callers', async (t) => {
   const ownGroup = () => ownGroupOf(app, owner);
   const order = (attributes: Record<string, unknown>) =>
     document('order', attributes, { event: rel('event', w.bazaar) });
+  /** A paid ticket of the bazaar on sale now, as many as wanted. */
+  let bazaarPaid: Promise<string> | undefined;
+  const paidEntry = () =>
+    (bazaarPaid ??= create(
+      app,
+      w.users.organizer.token,
+      'tickets',
+      'ticket',
+      ticketAttributes({ name: 'Paid entry', type: 'paid', price: 10, quantity: null }),
+      { event: rel('event', w.bazaar) },
+    ));
+  /** A paid order `owner` bought in the bazaar and placed, paying by bank transfer: the organizers' to mark paid. */
+  const placedOrder = async () => {
+    const ticketId = await paidEntry();
+    return (
+      await sellTickets(app, { buyer: owner, organizerToken: w.users.organizer.token, ticketId, status: 'placed' })
+    ).id;
+  };
   const png = dataUri(await makeImage('png'), 'png');
   const zip = zipOf({ 'event.json': { name: 'Imported' } });
 
@@ -157,6 +177,68 @@ t.test('other write routes of the event service x callers', async (t) => {
     'PATCH /v1/speaker-invites/{id}/relationships/session': () => toOne('session', p.session),
   };
 
+  /** The writes of discount and access codes, on the world's codes (new ones for the cells that delete). */
+  const codeRecipes = (): Record<string, Recipe> => {
+    const { codes } = w;
+    const of = { event: rel('event', p.event) };
+    const discount = (attributes: Record<string, unknown> = {}) =>
+      document(
+        'discount-code',
+        { code: `C${next()}`, type: 'amount', value: 1, ...attributes },
+        { ...of, tickets: linkage('ticket', codes.paidTicket).document },
+      );
+    const access = () =>
+      document(
+        'access-code',
+        { code: `A${next()}` },
+        { ...of, tickets: linkage('ticket', codes.hiddenTicket).document },
+      );
+    const made = async (path: string, send: { document: unknown }, token = owner.token) => {
+      const res = await inject(app, 'POST', `/v1/${path}`, { token, document: send.document });
+      return String(res.body?.data?.id);
+    };
+    const eventCode = () =>
+      document('discount-code', { code: `E${next()}`, type: 'percent', value: 5, 'used-for': 'event' });
+    return {
+      'POST /v1/discount-codes': () => discount(),
+      'POST /v1/discount-codes [used-for: event]': eventCode,
+      'PATCH /v1/discount-codes/{id}': () => update('discount-code', codes.discount, { value: 2 }),
+      'DELETE /v1/discount-codes/{id}': async () => ({
+        path: `/v1/discount-codes/${await made('discount-codes', discount())}`,
+      }),
+      'PATCH /v1/discount-codes/{id}/relationships/event': () => toOne('event', p.event),
+      'PATCH /v1/discount-codes/{id}/relationships/tickets': () => linkage('ticket', codes.paidTicket),
+      'POST /v1/discount-codes/{id}/relationships/tickets': () => linkage('ticket', codes.paidTicket),
+      'DELETE /v1/discount-codes/{id}/relationships/tickets': async () => ({
+        path: `/v1/discount-codes/${await made('discount-codes', discount())}/relationships/tickets`,
+        ...linkage('ticket', codes.paidTicket),
+      }),
+      'PATCH /v1/discount-codes/{id}/relationships/events': () => ({
+        path: `/v1/discount-codes/${codes.eventCode}/relationships/events`,
+        ...linkage('event', w.bazaar),
+      }),
+      'POST /v1/discount-codes/{id}/relationships/events': () => ({
+        path: `/v1/discount-codes/${codes.eventCode}/relationships/events`,
+        ...linkage('event', w.bazaar),
+      }),
+      'DELETE /v1/discount-codes/{id}/relationships/events': async () => ({
+        path: `/v1/discount-codes/${await made('discount-codes', eventCode(), cast.admin.token)}/relationships/events`,
+        ...linkage('event', w.bazaar),
+      }),
+      'POST /v1/access-codes': access,
+      'PATCH /v1/access-codes/{id}': () => update('access-code', codes.access, { 'max-quantity': 50 }),
+      'DELETE /v1/access-codes/{id}': async () => ({
+        path: `/v1/access-codes/${await made('access-codes', access())}`,
+      }),
+      'PATCH /v1/access-codes/{id}/relationships/event': () => toOne('event', p.event),
+      'PATCH /v1/access-codes/{id}/relationships/tickets': () => linkage('ticket', codes.hiddenTicket),
+      'POST /v1/access-codes/{id}/relationships/tickets': () => linkage('ticket', codes.hiddenTicket),
+      'DELETE /v1/access-codes/{id}/relationships/tickets': async () => ({
+        path: `/v1/access-codes/${await made('access-codes', access())}/relationships/tickets`,
+        ...linkage('ticket', codes.hiddenTicket),
+      }),
+    };
+  };
   const RECIPES: Record<string, Recipe> = {
     ...social,
     'POST /v1/auth/login': login,
@@ -238,11 +320,13 @@ t.test('other write routes of the event service x callers', async (t) => {
     'PATCH /v1/settings/{id}': () => update('setting', '1', { tagline: `Events ${next()}` }),
     'POST /v1/orders': () => order({ attendees: [{ name: 'Bo', email: 'bo@example.org' }] }),
     'POST /v1/orders [status: completed]': () => order({ status: 'completed' }),
-    'PATCH /v1/orders/{id}': () => update('order', w.order, { amount: next() }),
+    'PATCH /v1/orders/{id}': () => update('order', w.order, { company: `ACME ${next()}` }),
     'PATCH /v1/orders/{id} [status: completed]': async () => {
-      const id = await buyOrder(app, owner, w.bazaar);
+      const id = await placedOrder();
       return { path: `/v1/orders/${id}`, ...update('order', id, { status: 'completed' }) };
     },
+    'POST /v1/orders/calculate-amount': async () => ({ json: { tickets: [{ id: await paidEntry(), quantity: 2 }] } }),
+    'POST /v1/orders/create-order': async () => ({ json: { tickets: [{ id: await paidEntry(), quantity: 1 }] } }),
     'DELETE /v1/orders/{id}': async () => ({ path: `/v1/orders/${await buyOrder(app, owner, w.bazaar)}` }),
     'PATCH /v1/orders/{id}/relationships/event': () => toOne('event', w.bazaar),
     'POST /v1/auth/oauth/login/{provider}': () => ({ path: '/v1/auth/oauth/login/facebook?code=not-a-code' }),
@@ -258,6 +342,22 @@ t.test('other write routes of the event service x callers', async (t) => {
     'PATCH /v1/attendees/{id}/relationships/order': () => toOne('order', w.order),
     'PATCH /v1/attendees/{id}/relationships/ticket': () => toOne('ticket', w.bazaarTicket),
     'PATCH /v1/attendees/{id}/relationships/user': () => toOne('user', owner.id),
+    'PATCH /v1/attendees/{id}/relationships/tag': () => toOne('tag', w.bazaarTag),
+    'POST /v1/events/{id}/ticket-tags': () => document('ticket-tag', { name: `Early ${next()}` }),
+    'POST /v1/events/{id}/tags': () => document('tag', { name: `Tag ${next()}` }),
+    'POST /v1/ticket-fees': () => document('ticket-fee', { currency: 'EUR', country: `C${next()}`, 'service-fee': 1 }),
+    'PATCH /v1/ticket-fees/{id}': () => update('ticket-fee', w.ids['ticket-fees']!, { 'service-fee': next() % 100 }),
+    'DELETE /v1/ticket-fees/{id}': async () => ({
+      path: `/v1/ticket-fees/${await create(app, cast.admin.token, 'ticket-fees', 'ticket-fee', { currency: 'USD', country: `C${next()}` })}`,
+    }),
+    'POST /v1/custom-form-options': () =>
+      document('custom-form-option', { value: `L ${next()}` }, { 'custom-form': rel('custom_form', p.customForm) }),
+    'PATCH /v1/custom-form-options/{id}': () =>
+      update('custom-form-option', w.ids['custom-form-options']!, { value: `XL ${next()}` }),
+    'DELETE /v1/custom-form-options/{id}': async () => ({
+      path: `/v1/custom-form-options/${await create(app, cast.owner.token, 'custom-form-options', 'custom-form-option', { value: 'XS' }, { 'custom-form': rel('custom_form', p.customForm) })}`,
+    }),
+    'PATCH /v1/custom-form-options/{id}/relationships/custom-form': () => toOne('custom_form', p.customForm),
     'POST /v1/stripe-authorizations': () =>
       document('stripe-authorization', { 'stripe-auth-code': 'ac_1' }, { event: rel('event', p.event) }),
     'PATCH /v1/stripe-authorizations/{id}': () =>
@@ -350,6 +450,7 @@ t.test('other write routes of the event service x callers', async (t) => {
     'DELETE /v1/role-invites/{id}': async () => ({
       path: `/v1/role-invites/${await inviteTo(app, owner, p.event, `gone${next()}@example.org`)}`,
     }),
+    ...codeRecipes(),
     'PATCH /v1/role-invites/{id}/relationships/event': () => toOne('event', p.event),
     'PATCH /v1/role-invites/{id}/relationships/role': () => toOne('role', 'organizer'),
     'POST /v1/role-invites/{id}/resend-invite': () => ({}),

@@ -166,6 +166,8 @@ export const MATRIX: Record<string, Row> = {
       'groups',
       'followed-groups',
       'attendees',
+      'discount-codes',
+      'access-codes',
     ].flatMap((name) => [
       [`GET ${USER}/relationships/${name}`, ownerOrStaff(200)],
       [`GET ${USER}/${name}`, ownerOrStaff(200)],
@@ -208,6 +210,12 @@ export const MATRIX: Record<string, Row> = {
     ...['tickets', 'tax', 'speakers-call', 'stripe-authorization'].map((n) => publicRelationship(EVENT, n)),
   ),
   [`POST ${EVENT}/tickets`]: involved(201),
+  // Ticket tags are public where the event is; attendee tags are its organizers' (linkage and list alike).
+  ...publicRelationship(EVENT, 'ticket-tags'),
+  [`POST ${EVENT}/ticket-tags`]: involved(201),
+  [`GET ${EVENT}/relationships/tags`]: involved(200),
+  [`GET ${EVENT}/tags`]: involved(200),
+  [`POST ${EVENT}/tags`]: involved(201),
   [`GET ${EVENT}/tickets/availability`]: everyone(200),
   // An event's ticket holders are its organizers' (linkage and list alike).
   [`GET ${EVENT}/relationships/attendees`]: involved(200),
@@ -247,6 +255,50 @@ export const MATRIX: Record<string, Row> = {
   ),
   'GET /v1/tickets/{id}/relationships/order-statistics': involved(200),
   'GET /v1/tickets/{id}/order-statistics': involved(200),
+
+  // Discount and access codes: an event's codes are its owner's, organizers' and coorganizers' (and the
+  // administrators'); the codes' marketer (`owner` made them) sees them too; anyone else finds nothing (404), except
+  // by the code's text on the lookup routes, open to whoever knows it. Event codes (the bazaar's) are the
+  // administrators'. The reference let any logged-in user read, change and delete any code by id.
+  ...Object.fromEntries(
+    ['discount-codes', 'access-codes'].flatMap((name) => [
+      [`GET ${EVENT}/relationships/${name}`, involved(200)],
+      [`GET ${EVENT}/${name}`, involved(200)],
+      [`GET /v1/tickets/{id}/relationships/${name}`, involved(200)],
+      [`GET /v1/tickets/{id}/${name}`, involved(200)],
+      [`GET /v1/events/{event}/${name}/{code}`, everyone(200)],
+    ]),
+  ),
+  // An event's fee code: scoped (null for all but administrators and its marketer).
+  ...publicRelationship(EVENT, 'discount-code'),
+  'GET /v1/discount-codes': staffOnly(200),
+  'POST /v1/discount-codes': involved(201),
+  'POST /v1/discount-codes [used-for: event]': staffOnly(201),
+  'GET /v1/access-codes': signedIn(200),
+  'POST /v1/access-codes': involved(201),
+  ...Object.fromEntries(
+    ['discount-codes', 'access-codes'].flatMap((path) => [
+      [`GET /v1/${path}/{id}`, row(404, 404, 200, 200, 200, 200)],
+      [`PATCH /v1/${path}/{id}`, row(404, 404, 200, 200, 200, 200)],
+      [`DELETE /v1/${path}/{id}`, row(404, 404, 200, 200, 200, 200)],
+      [`PATCH /v1/${path}/{id}/relationships/event`, row(404, 404, 200, 200, 200, 200)],
+      ...['PATCH', 'POST', 'DELETE'].map((m) => [
+        `${m} /v1/${path}/{id}/relationships/tickets`,
+        row(404, 404, 200, 200, 200, 200),
+      ]),
+      ...['event', 'tickets', 'marketer', ...(path === 'discount-codes' ? ['events'] : [])].flatMap((n) => [
+        [`GET /v1/${path}/{id}/relationships/${n}`, row(404, 404, 200, 200, 200, 200)],
+        [`GET /v1/${path}/{id}/${n}`, row(404, 404, 200, 200, 200, 200)],
+      ]),
+    ]),
+  ),
+  // The events of an event code: the administrators'.
+  ...Object.fromEntries(
+    ['PATCH', 'POST', 'DELETE'].map((m) => [
+      `${m} /v1/discount-codes/{id}/relationships/events`,
+      row(404, 404, 404, 404, 200, 200),
+    ]),
+  ),
 
   // Roles: a fixed list everyone reads and nobody writes.
   'GET /v1/roles': everyone(200),
@@ -391,6 +443,33 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/tickets/{id}/attendees': signedIn(200),
   'GET /v1/tickets/{id}/relationships/orders': involved(200),
   'GET /v1/tickets/{id}/orders': involved(200),
+  ...editableToMany('/v1/tickets/{id}', 'ticket-tags', involved),
+  'GET /v1/tickets/{id}/ticket-tags': everyone(200),
+  // Ticket tags: public where their event is, written by its organizers.
+  ...eventRecord('ticket-tags'),
+  ...editableToMany('/v1/ticket-tags/{id}', 'tickets', involved),
+  'GET /v1/ticket-tags/{id}/tickets': everyone(200),
+  // Attendee tags: the event's organizers' labels on people; the list is scoped (a stranger's is empty).
+  ...eventRecord('tags', involved(200)),
+  'GET /v1/tags': signedIn(200),
+  // Ticket fees: the administrators' settings; orders read them on the server.
+  'GET /v1/ticket-fees': staffOnly(200),
+  'POST /v1/ticket-fees': staffOnly(201),
+  'GET /v1/ticket-fees/{id}': staffOnly(200),
+  'PATCH /v1/ticket-fees/{id}': staffOnly(200),
+  'DELETE /v1/ticket-fees/{id}': staffOnly(200),
+  // The choices of a custom form field: read as the fields are (with a login), written by the event's organizers.
+  'GET /v1/custom-form-options': signedIn(200),
+  'POST /v1/custom-form-options': involved(201),
+  'GET /v1/custom-form-options/{id}': signedIn(200),
+  'PATCH /v1/custom-form-options/{id}': involved(200),
+  'DELETE /v1/custom-form-options/{id}': involved(200),
+  'GET /v1/custom-form-options/{id}/relationships/custom-form': signedIn(200),
+  'PATCH /v1/custom-form-options/{id}/relationships/custom-form': involved(200),
+  'GET /v1/custom-form-options/{id}/custom-form': signedIn(200),
+  'GET /v1/custom-forms/{id}/relationships/custom-form-options': signedIn(200),
+  'GET /v1/custom-forms/{id}/custom-form-options': signedIn(200),
+  'POST /v1/custom-forms/{id}/custom-form-options': involved(201),
   // The public part of a tax for everyone, the invoicing details for the event's organizers.
   ...eventRecord('taxes'),
   'GET /v1/tax/{id}': everyone(200),
@@ -451,11 +530,21 @@ export const MATRIX: Record<string, Row> = {
   // Orders: the buyer, the event's organizers, administrators; only administrators delete.
   'GET /v1/orders': signedIn(200),
   'POST /v1/orders': signedIn(201),
-  'POST /v1/orders [status: completed]': row(401, 403, 403, 201, 201, 201),
+  // The checkout: anyone prices the tickets they may see; anyone logged in reserves tickets on sale.
+  'POST /v1/orders/calculate-amount': everyone(200),
+  'POST /v1/orders/create-order': signedIn(200),
+  // A new order is initializing, whoever creates it: the server and the status moves set the others.
+  'POST /v1/orders [status: completed]': row(401, 422, 422, 422, 422, 422),
   'GET /v1/orders/{id}': involved(200),
   // The stored payment status: strangers are told of no order (404).
   'POST /v1/orders/{identifier}/verify': row(401, 404, 200, 200, 200, 200),
+  // The tickets and the invoice as PDF: strangers are told of no order (404).
+  'GET /v1/orders/{identifier}/tickets-pdf': row(401, 404, 200, 200, 200, 200),
+  'GET /v1/tickets/{order_identifier}': row(401, 404, 200, 200, 200, 200),
+  'GET /v1/orders/attendees/{attendee_id}.pdf': row(401, 404, 200, 200, 200, 200),
+  'GET /v1/orders/invoices/{identifier}': row(401, 404, 200, 200, 200, 200),
   'PATCH /v1/orders/{id}': involved(200),
+  // A paid order the buyer placed (bank transfer): the organizers mark it paid, the buyer may not.
   'PATCH /v1/orders/{id} [status: completed]': row(401, 403, 403, 200, 200, 200),
   'DELETE /v1/orders/{id}': staffOnly(200),
   'GET /v1/orders/{id}/relationships/event': involved(200),
@@ -463,6 +552,12 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/orders/{id}/event': involved(200),
   'GET /v1/orders/{id}/relationships/user': involved(200),
   'GET /v1/orders/{id}/user': involved(200),
+  ...Object.fromEntries(
+    ['marketer', 'discount-code', 'access-code'].flatMap((n) => [
+      [`GET /v1/orders/{id}/relationships/${n}`, involved(200)],
+      [`GET /v1/orders/{id}/${n}`, involved(200)],
+    ]),
+  ),
   'POST /v1/attendees/send-receipt': involved(200),
   ...Object.fromEntries(
     ['attendees', 'tickets'].flatMap((n) => [
@@ -480,12 +575,14 @@ export const MATRIX: Record<string, Row> = {
   'PATCH /v1/attendees/{id}': involved(200),
   'DELETE /v1/attendees/{id}': row(401, 403, 403, 200, 200, 200),
   ...Object.fromEntries(
-    ['event', 'order', 'ticket', 'user'].flatMap((n) => [
+    ['event', 'order', 'ticket', 'user', 'tag'].flatMap((n) => [
       [`GET /v1/attendees/{id}/relationships/${n}`, involved(200)],
       [`PATCH /v1/attendees/{id}/relationships/${n}`, involved(200)],
       [`GET /v1/attendees/{id}/${n}`, involved(200)],
     ]),
   ),
+  // Tagging a ticket holder is for the event's staff (the recipe names a tag of the holder's event).
+  'PATCH /v1/attendees/{id}/relationships/tag': row(401, 403, 403, 200, 200, 200),
 
   // Stripe: no integration here, so organizers' writes are refused with 422; reads are the organizers'.
   'GET /v1/stripe-authorizations': signedIn(200),

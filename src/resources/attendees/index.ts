@@ -1,8 +1,11 @@
 import { Type } from '@sinclair/typebox';
+import { sql } from 'drizzle-orm';
 import { attendees } from '../../../db/schema/index.js';
-import { DateTime, Email, Nullable, defineResource, type AttributeSpec } from '../../jsonapi/index.js';
+import { DateTime, Email, Nullable, conflict, defineResource, type AttributeSpec } from '../../jsonapi/index.js';
 import { createdAt, deletedAt, eventOf, flexibleBoolean, optionalInteger, optionalText } from '../attributes.js';
+import { isOpenOrder, recomputeOrder, takeTicket } from '../orders/holders.js';
 import { attendeePolicy } from './policy.js';
+import { checkTag } from './tag.js';
 
 const text = (column: string, max = 255, description?: string) => optionalText(column, max, description);
 const flag = (column: string, description: string) => flexibleBoolean(column, description);
@@ -82,6 +85,38 @@ export const attendeeResource = defineResource({
     'checkout-times': text('checkoutTimes', 10_000, 'check-out times, comma-separated; set by organizers'),
     'is-registered': flag('isRegistered', 'registered at the event (a badge handed out); set by organizers'),
     'register-times': text('registerTimes', 10_000, 'registration times, comma-separated; set by organizers'),
+    'is-checked-out': flag('isCheckedOut', 'checked out of the event; set by organizers'),
+    'device-name-checkin': text('deviceNameCheckin', 255, 'the device that checked the holder in; set by organizers'),
+    'attendee-notes': text(
+      'attendeeNotes',
+      10_000,
+      "the organizers' notes on the holder, comma-separated; set by organizers",
+    ),
+    'is-badge-printed': flag('isBadgePrinted', "the holder's badge was printed; set by organizers"),
+    'badge-printed-at': {
+      column: 'badgePrintedAt',
+      schema: Nullable(DateTime({ description: 'when the badge was printed; set by organizers' })),
+    },
+    identifier: {
+      column: 'identifier',
+      schema: Type.String({ description: "the ticket's own identifier, which its QR code names; set by the server" }),
+      readOnly: true,
+    },
+    'ticket-id': {
+      select: (t) => sql`${t.ticketId}::text`,
+      schema: Nullable(Type.String({ description: "the id of the ticket held, as text (the reference's member)" })),
+      readOnly: true,
+    },
+    'is-discount-applied': {
+      column: 'isDiscountApplied',
+      schema: Type.Boolean({ description: 'a discount code lowered this ticket; set by the server' }),
+      readOnly: true,
+    },
+    'is-access-code-applied': {
+      column: 'isAccessCodeApplied',
+      schema: Type.Boolean({ description: 'an access code showed this ticket; set by the server' }),
+      readOnly: true,
+    },
     'pdf-url': {
       column: 'pdfUrl',
       schema: Nullable(Type.String({ description: 'the ticket as PDF, when generated' })),
@@ -107,6 +142,36 @@ export const attendeeResource = defineResource({
       description: 'the kind of ticket held',
     },
     user: { kind: 'toOne', type: 'user', column: 'userId', description: "the holder's user account, if any" },
+    tag: {
+      kind: 'toOne',
+      type: 'tag',
+      column: 'tagId',
+      within: 'event',
+      description: "the event's tag on the holder (the same as tag-id); set by organizers",
+    },
   },
   policy: attendeePolicy,
+  hooks: {
+    async beforeCreate(ctx, values) {
+      await checkTag(ctx, values.eventId, values);
+      // A holder of an order takes a ticket: none is sold beyond its quantity, and it costs what the ticket costs now.
+      if (values.orderId != null && values.ticketId != null)
+        values.price = await takeTicket(ctx.db, values.ticketId as number);
+    },
+    async afterCreate(ctx, row) {
+      if (row.orderId != null) await recomputeOrder(ctx.db, row.orderId as number);
+    },
+    async beforeUpdate(ctx, row, values) {
+      await checkTag(ctx, row.eventId, values);
+      const moves = values.ticketId !== undefined && values.ticketId !== row.ticketId;
+      if (moves && row.orderId != null && (await isOpenOrder(ctx.db, row.orderId as number)))
+        throw conflict(
+          'The order is open: its holders keep the tickets it was priced with (cancel it and order again)',
+          '/data/relationships/ticket',
+        );
+    },
+    async beforeDelete(ctx, row) {
+      if (row.orderId != null) await recomputeOrder(ctx.db, row.orderId as number, row.id as number);
+    },
+  },
 });

@@ -7,8 +7,22 @@ import { holdsRole, inManagedEvent, inVisibleEvent, namedEvent, roleIn } from '.
 /** Orders whose buyer may still change their ticket holders (as for the order itself). */
 const OPEN = ['initializing', 'pending'];
 
-/** Check-in and registration are the business of the event's staff (the reference's registrars). */
-const CHECK_IN = ['is-checked-in', 'checkin-times', 'checkout-times', 'is-registered', 'register-times'];
+/**
+ * Check-in, registration, badges, notes and tags are the business of the event's staff (the reference's registrars).
+ */
+const CHECK_IN = [
+  'is-checked-in',
+  'checkin-times',
+  'checkout-times',
+  'is-registered',
+  'register-times',
+  'is-checked-out',
+  'device-name-checkin',
+  'attendee-notes',
+  'is-badge-printed',
+  'badge-printed-at',
+  'tag-id',
+];
 
 /** The order's buyer and status, when the order is live. */
 async function orderOf(ctx: Ctx, id: unknown) {
@@ -28,9 +42,20 @@ const COLUMN: Record<string, string> = {
   'checkout-times': 'checkoutTimes',
   'is-registered': 'isRegistered',
   'register-times': 'registerTimes',
+  'is-checked-out': 'isCheckedOut',
+  'device-name-checkin': 'deviceNameCheckin',
+  'attendee-notes': 'attendeeNotes',
+  'is-badge-printed': 'isBadgePrinted',
+  'badge-printed-at': 'badgePrintedAt',
+  'tag-id': 'tagId',
 };
 
-const FLAGS = new Set(['is-checked-in', 'is-registered']);
+const FLAGS = new Set(['is-checked-in', 'is-registered', 'is-checked-out', 'is-badge-printed']);
+
+/** A member's value as stored, to compare with the one sent: times as instants. */
+const comparable = (v: unknown) => (v instanceof Date ? v.getTime() : v);
+const sentComparable = (wire: string, v: unknown) =>
+  wire === 'badge-printed-at' && typeof v === 'string' ? Date.parse(v) : v;
 
 /** A check-in member sent by someone else than the event's staff must leave it as it is (or unset, on create). */
 function checkInByStaff(input: WriteInput, current?: Row) {
@@ -38,9 +63,14 @@ function checkInByStaff(input: WriteInput, current?: Row) {
     let value = input.attributes[wire];
     if (value === undefined) continue;
     if (FLAGS.has(wire)) value = value === true || value === 'true';
-    const unchanged = current ? value === (current[COLUMN[wire]!] ?? null) : value === null || value === false;
+    const unchanged = current
+      ? sentComparable(wire, value) === (comparable(current[COLUMN[wire]!]) ?? null)
+      : value === null || value === false;
     if (!unchanged) throw forbidden("Only the event's organizers check ticket holders in", `/data/attributes/${wire}`);
   }
+  const tag = input.relationships.tag;
+  if (tag !== undefined && String(tag ?? '') !== String(current?.tagId ?? ''))
+    throw forbidden("Only the event's organizers tag ticket holders", '/data/relationships/tag');
 }
 
 /**

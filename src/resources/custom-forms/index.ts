@@ -66,7 +66,16 @@ export const customFormResource = defineResource({
     translations,
     'main-language': optionalText('mainLanguage', 35, 'language of name (default en)'),
   },
-  relationships: { event: eventOf },
+  relationships: {
+    event: eventOf,
+    'custom-form-options': {
+      kind: 'toMany',
+      type: 'custom-form-option',
+      foreignKey: 'customFormId',
+      inverse: 'custom-form',
+      description: 'the choices of a select, radio or checkbox field',
+    },
+  },
   policy: eventRecordPolicy({ readersMustLogIn: true }),
   hooks: {
     beforeCreate: (_ctx, values) => checkBounds(values),

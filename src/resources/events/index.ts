@@ -155,11 +155,41 @@ export const eventResource = defineResource({
     sessions: recordsOfEvent('session', 'sessions of the event'),
     speakers: recordsOfEvent('speaker', 'speakers of the event', 'event'),
     'custom-forms': recordsOfEvent('custom_form', 'form fields of the event', 'event'),
+    'ticket-tags': recordsOfEvent('ticket-tag', "labels on the event's tickets", 'event'),
+    tags: {
+      ...recordsOfEvent(
+        'tag',
+        "the event's labels for its ticket holders; its organizers and coorganizers only",
+        'event',
+      ),
+      guard: (ctx, row) => requireRole(ctx, row.id as number, 'coorganizer'),
+    },
     orders: {
       ...recordsOfEvent('order', 'ticket orders of the event; its organizers and coorganizers only'),
       guard: (ctx, row) => requireRole(ctx, row.id as number, 'coorganizer'),
     },
     tickets: recordsOfEvent('ticket', 'tickets the event sells (hidden ones for its organizers only)', 'event'),
+    'discount-codes': {
+      ...recordsOfEvent(
+        'discount-code',
+        "the event's discount codes for its tickets; its organizers and coorganizers only",
+      ),
+      readOnly: true,
+      guard: (ctx, row) => requireRole(ctx, row.id as number, 'coorganizer'),
+    },
+    'access-codes': {
+      ...recordsOfEvent('access-code', "the event's access codes; its organizers and coorganizers only"),
+      readOnly: true,
+      guard: (ctx, row) => requireRole(ctx, row.id as number, 'coorganizer'),
+    },
+    'discount-code': {
+      kind: 'toOne',
+      type: 'discount-code',
+      column: 'discountCodeId',
+      readOnly: true,
+      description:
+        "the administrators' event discount code that lowers the event's fee, if any (set by the code's events)",
+    },
     tax: {
       kind: 'toOne',
       type: 'tax',

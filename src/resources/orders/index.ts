@@ -3,6 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { ORDER_STATUSES, orders, orderTickets, PAYMENT_MODES, type Attendee } from '../../../db/schema/index.js';
 import { DateTime, Email, Nullable, Text, defineResource, type AttributeSpec } from '../../jsonapi/index.js';
 import { choice, createdAt, deletedAt, derivedUrl, eventOf, flexibleBoolean, optionalText } from '../attributes.js';
+import { sendOrderConfirmation } from './documents/confirmation.js';
+import { releaseTickets } from './expiry.js';
 import { orderPolicy } from './policy.js';
 
 const AttendeeSchema = Type.Object(
@@ -40,16 +42,14 @@ export const orderResource = defineResource({
     },
     amount: {
       column: 'amount',
-      schema: Type.Number({ minimum: 0, maximum: 9_999_999_999.99, description: 'total, rounded to cents' }),
-      // ember-data sends an unset amount as null: the amount stays as it is (0 for a new order).
-      input: Nullable(
-        Type.Number({
-          minimum: 0,
-          maximum: 9_999_999_999.99,
-          description: 'total, rounded to cents; null keeps it (0 on create)',
-        }),
-      ),
-      write: (value) => (value === null ? {} : { amount: value }),
+      schema: Type.Number({
+        minimum: 0,
+        maximum: 9_999_999_999.99,
+        default: 0,
+        description:
+          'what the order costs: computed by the server from its ticket holders, discount code, fees and tax (read-only)',
+      }),
+      readOnly: true,
     },
     status: {
       column: 'status',
@@ -63,7 +63,19 @@ export const orderResource = defineResource({
       10_000,
       "the organizers' message to the buyer when they cancel the order; set by organizers only",
     ),
-    'payment-mode': { column: 'paymentMode', schema: choice(PAYMENT_MODES, 'how the order is paid (default free)') },
+    'payment-mode': {
+      column: 'paymentMode',
+      schema: Type.Union(
+        [
+          choice(
+            PAYMENT_MODES,
+            'free for an order of nothing to pay, else an offline method the event accepts (bank, cheque, invoice, onsite)',
+          ),
+          Type.Null(),
+        ],
+        { description: 'how the order is paid; null while the buyer of a paid order has not chosen' },
+      ),
+    },
     attendees: {
       column: 'attendees',
       schema: Type.Array(AttendeeSchema, {
@@ -87,6 +99,26 @@ export const orderResource = defineResource({
     brand: paymentDetail('brand', 'brand of the card paid with'),
     last4: paymentDetail('last4', 'last four digits of the card paid with'),
     'paid-via': paymentDetail('paidVia', 'the payment method the provider reports'),
+    'order-notes': optionalText(
+      'orderNotes',
+      10_000,
+      "the organizers' notes on the order, comma-separated; written by organizers only",
+    ),
+    'transaction-id': {
+      column: 'transactionId',
+      schema: Nullable(Text(255, { description: "the payment provider's id of the payment; set by the server" })),
+      readOnly: true,
+    },
+    'discount-code-id': {
+      column: 'discountCodeId',
+      schema: Nullable(
+        Type.Integer({
+          minimum: 1,
+          description: 'the id of the discount code applied (as discount-code); set by the server',
+        }),
+      ),
+      readOnly: true,
+    },
     'tickets-pdf-url': { ...derivedUrl('ticketsPdfUrl', 'the tickets as PDF, once generated; set by the server') },
     'completed-at': {
       column: 'completedAt',
@@ -105,6 +137,27 @@ export const orderResource = defineResource({
       readOnly: true,
       callerOnCreate: true,
       description: 'the buyer: the caller who creates the order (a create may name the caller)',
+    },
+    marketer: {
+      kind: 'toOne',
+      type: 'user',
+      column: 'marketerId',
+      readOnly: true,
+      description: "the marketer of the administrators' discount code the order used, if any; set by the server",
+    },
+    'discount-code': {
+      kind: 'toOne',
+      type: 'discount-code',
+      column: 'discountCodeId',
+      readOnly: true,
+      description: 'the discount code applied to the order, if any; set by the server when it computes the order',
+    },
+    'access-code': {
+      kind: 'toOne',
+      type: 'access-code',
+      column: 'accessCodeId',
+      readOnly: true,
+      description: "the access code that showed the order's hidden tickets, if any; set by the server",
     },
     attendees: {
       kind: 'toMany',
@@ -126,11 +179,18 @@ export const orderResource = defineResource({
     beforeCreate(ctx, values) {
       values.identifier = randomUUID();
       values.userId = ctx.caller!.id;
-      if (values.status === 'completed') values.completedAt = new Date();
     },
-    beforeUpdate(_ctx, row, values) {
-      if (values.status === 'completed' && row.status !== 'completed') values.completedAt = new Date();
+    async beforeUpdate(ctx, row, values) {
+      const to = values.status;
+      if (to === undefined || to === row.status) return;
+      if (to === 'completed') values.completedAt = new Date();
+      if (to === 'cancelled') await releaseTickets(ctx.db, row.id as number);
+      if (to === 'completed' || to === 'placed')
+        await sendOrderConfirmation(ctx.request.server, row.id as number, ctx.db);
     },
+  },
+  updateFailures: {
+    410: "The order expired (the settings' order expiry time passed): its tickets are on sale again",
   },
   unique: { orders_identifier_unique: { pointer: '/data/attributes/identifier', detail: 'The identifier is taken' } },
 });

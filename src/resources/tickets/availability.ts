@@ -26,7 +26,7 @@ const TicketAvailability = Type.Array(
 );
 
 /** Minutes an order stays open when the settings name none (their default). */
-const DEFAULT_EXPIRY_MINUTES = 15;
+export const DEFAULT_EXPIRY_MINUTES = 15;
 
 /**
  * The holders that take a ticket of the sale, as the reference counts them
@@ -34,7 +34,7 @@ const DEFAULT_EXPIRY_MINUTES = 15;
  * placed or completed, or still open: initializing for the settings' order expiry time, pending for 30
  * minutes more (the time a payment may take).
  */
-const taken = (ticketId: typeof tickets.id) => {
+export const taken = (ticketId: typeof tickets.id) => {
   const expiry = sql`coalesce((select ${settings.orderExpiryTime} from ${settings} where ${settings.id} = 1), ${sql.raw(String(DEFAULT_EXPIRY_MINUTES))})`;
   return sql<number>`(select count(*)::int from ${attendees} join ${orders} on ${orders.id} = ${attendees.orderId}
     where ${attendees.ticketId} = ${ticketId} and ${attendees.deletedAt} is null and ${orders.deletedAt} is null and (

@@ -1,6 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { and, not, or } from 'drizzle-orm';
-import { orderTickets, TICKET_TYPES, tickets } from '../../../db/schema/index.js';
+import {
+  accessCodesTickets,
+  discountCodesTickets,
+  orderTickets,
+  TICKET_TYPES,
+  ticketTagging,
+  tickets,
+} from '../../../db/schema/index.js';
 import { isStaff } from '../../auth/caller.js';
 import { DateTime, Nullable, defineResource, type AttributeSpec, type Columns, type Ctx } from '../../jsonapi/index.js';
 import {
@@ -14,6 +21,7 @@ import {
 } from '../attributes.js';
 import { inManagedEvent, inVisibleEvent, requireRole } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
+import { unlockedTickets } from '../access-codes/policy.js';
 import { checkTicket } from './rules.js';
 
 const amount = (column: string, description: string): AttributeSpec => ({
@@ -22,11 +30,14 @@ const amount = (column: string, description: string): AttributeSpec => ({
 });
 const count = (column: string, description: string) => optionalInteger(column, description, 0);
 
-/** Tickets that exist for the caller: those of visible events, hidden ones only for the event's organizers. */
+/**
+ * Tickets that exist for the caller: those of visible events, hidden ones only for the event's organizers and, in the
+ * request that presents an access code by its text, the hidden tickets that code shows.
+ */
 function ticketVisible(ctx: Ctx, t: Columns) {
   const event = inVisibleEvent(ctx, t.eventId!);
   if (isStaff(ctx.caller)) return event;
-  return and(event, or(not(t.isHidden!), inManagedEvent(ctx.caller, t.eventId!)));
+  return and(event, or(not(t.isHidden!), inManagedEvent(ctx.caller, t.eventId!), unlockedTickets(ctx, t)));
 }
 
 const records = eventRecordPolicy();
@@ -69,10 +80,25 @@ export const ticketResource = defineResource({
     },
     'form-id': optionalText('formId', 255, 'the custom form of the ticket holders'),
     'badge-id': optionalText('badgeId', 255, 'the badge design of the ticket'),
+    'is-checkin-restricted': flexibleBoolean(
+      'isCheckinRestricted',
+      'whether holders may check in only on the days the ticket is for (default false)',
+    ),
+    'auto-checkin-enabled': flexibleBoolean(
+      'autoCheckinEnabled',
+      'whether holders are checked in when their ticket is scanned (default false)',
+    ),
     'deleted-at': deletedAt,
   },
   relationships: {
     event: eventOf,
+    'ticket-tags': {
+      kind: 'toMany',
+      type: 'ticket-tag',
+      through: { table: ticketTagging, from: 'ticketId', to: 'ticketTagId' },
+      within: 'event',
+      description: "the event's labels on this ticket",
+    },
     attendees: {
       kind: 'toMany',
       type: 'attendee',
@@ -86,6 +112,24 @@ export const ticketResource = defineResource({
       through: { table: orderTickets, from: 'ticketId', to: 'orderId' },
       readOnly: true,
       description: "the orders holding this ticket; the event's organizers and coorganizers only",
+      guard: (ctx, row) => requireRole(ctx, row.eventId as number, 'coorganizer'),
+    },
+    'discount-codes': {
+      kind: 'toMany',
+      type: 'discount-code',
+      through: { table: discountCodesTickets, from: 'ticketId', to: 'discountCodeId' },
+      readOnly: true,
+      description:
+        "the discount codes that lower this ticket (set on the code); the event's organizers and coorganizers only",
+      guard: (ctx, row) => requireRole(ctx, row.eventId as number, 'coorganizer'),
+    },
+    'access-codes': {
+      kind: 'toMany',
+      type: 'access-code',
+      through: { table: accessCodesTickets, from: 'ticketId', to: 'accessCodeId' },
+      readOnly: true,
+      description:
+        "the access codes that show this ticket (set on the code); the event's organizers and coorganizers only",
       guard: (ctx, row) => requireRole(ctx, row.eventId as number, 'coorganizer'),
     },
     'order-statistics': {

@@ -151,6 +151,22 @@ export const userResource = defineResource({
     },
     sessions: { kind: 'toMany', type: 'session', foreignKey: 'creatorId', description: 'sessions the user created' },
     orders: { kind: 'toMany', type: 'order', foreignKey: 'userId', description: 'orders the user bought' },
+    'discount-codes': {
+      kind: 'toMany',
+      type: 'discount-code',
+      foreignKey: 'marketerId',
+      readOnly: true,
+      description: 'the discount codes the user made (its marketer); the user and administrators only',
+      guard: ownOnly("These are another user's discount codes"),
+    },
+    'access-codes': {
+      kind: 'toMany',
+      type: 'access-code',
+      foreignKey: 'marketerId',
+      readOnly: true,
+      description: 'the access codes the user made (its marketer); the user and administrators only',
+      guard: ownOnly("These are another user's access codes"),
+    },
     attendees: {
       kind: 'toMany',
       type: 'attendee',

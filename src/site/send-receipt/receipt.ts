@@ -5,7 +5,7 @@ import type { OutgoingMail } from '../../../plugins/mailer.js';
 export interface ReceiptOrder {
   identifier: string;
   amount: number;
-  paymentMode: string;
+  paymentMode: string | null;
   completedAt: Date | null;
   attendees: Attendee[];
   eventName: string;
@@ -28,7 +28,7 @@ export function receiptHtml(order: ReceiptOrder): string {
 <body>
 <h1>Receipt</h1>
 <p>Event: <strong>${e(order.eventName)}</strong>, starting ${e(when(order.eventStartsAt))}</p>
-<p>Order: ${e(order.identifier)}<br>Completed: ${e(when(order.completedAt))}<br>Payment: ${e(order.paymentMode)}</p>
+<p>Order: ${e(order.identifier)}<br>Completed: ${e(when(order.completedAt))}<br>Payment: ${e(order.paymentMode ?? 'not chosen')}</p>
 <table><thead><tr><th>#</th><th>Attendee</th><th>Email</th></tr></thead>
 <tbody>
 ${rows}
