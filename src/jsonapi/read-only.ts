@@ -87,6 +87,10 @@ export async function dropReadOnly(
     const linkage = record ? record.relationships[name]!.data! : rel.kind === 'toOne' ? null : [];
     const target = registry.get(rel.type);
     const sent = idSet(target, ids);
+    if (rel.kind === 'toMany' && rel.emptyIgnored && sent.length === 0) {
+      delete input.relationships[name];
+      continue;
+    }
     const namesCaller =
       !record &&
       rel.kind === 'toOne' &&

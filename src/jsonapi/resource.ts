@@ -1,4 +1,4 @@
-import type { TObject, TSchema } from '@sinclair/typebox';
+import type { TObject, TProperties, TSchema } from '@sinclair/typebox';
 import type { SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable, PgView } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
@@ -114,6 +114,12 @@ export interface ToManySpec extends RelationshipBase, OwnedRelationship {
    */
   through?: { table: PgTable | PgView; from: string; to: string; where?: Record<string, string> };
   /**
+   * Read-only: an empty list sent is taken as linkage the client never loaded and ignored, as one sent back
+   * unchanged is (the front end's order serializer sends `attendees: []` with every save of an order whose holders it
+   * read through a link: app/serializers/order.js). Naming other records is still refused.
+   */
+  emptyIgnored?: boolean;
+  /**
    * The target's relationship pointing back here. With it, POST on the related path
    * (`/<path>/{id}/<name>`) creates a target already linked to this record.
    */
@@ -126,6 +132,8 @@ export type RelationshipSpec = ToOneSpec | ToManySpec;
 export interface WriteInput {
   attributes: Record<string, unknown>;
   relationships: Record<string, string | null | string[]>;
+  /** On a relationship route: whether the linkage replaces, adds to or removes from the relationship. */
+  change?: 'replace' | 'add' | 'remove';
 }
 
 /** Who may do what; every operation of the resource consults it. Throw a JsonApiError to refuse. */
@@ -202,6 +210,8 @@ export interface ResourceSpec {
   unique?: Record<string, { pointer: string; detail: string }>;
   /** Statuses a create may answer beyond the usual ones (a rate limit's 429), with what each means. */
   createFailures?: Record<number, string>;
+  /** Query parameters of the create route (`POST /v1/orders?onsite=true`); the policy and hooks read them. */
+  createParameters?: TProperties;
   /** Statuses an update may answer beyond the usual ones (an expired order's 410), with what each means. */
   updateFailures?: Record<number, string>;
 }
@@ -231,7 +241,7 @@ export interface LookupSpec {
   summary: string;
   description: string;
   params: TObject;
-  /** Query parameters clients send beside the document's (ember-data's queryRecord sends its query), without effect. */
+  /** Query parameters clients may send beside the document's (ember-data's queryRecord sends its query), without effect; optional. */
   ignoredQuery?: Record<string, TSchema>;
   /** The `include` of a request that names none. */
   defaultInclude?: string;

@@ -53,6 +53,9 @@ export function registerResourceRoutes(kit: RouteKit) {
       summary: `Create a ${spec.type}`,
       description: `Creates a ${spec.type}; answers 201 with its Location. Client-generated ids are refused (403).`,
       body: Type.Ref(ids.create),
+      ...(spec.createParameters
+        ? { querystring: Type.Object(spec.createParameters, { additionalProperties: false }) }
+        : {}),
       success: { 201: createdResponse(model) },
       errors: [400, 401, 403, 404, 406, 409, 422, ...Object.keys(spec.createFailures ?? {}).map(Number)],
       errorDescriptions: spec.createFailures,
@@ -183,13 +186,17 @@ function registerLookupRoutes(kit: RouteKit) {
   const { app, registry, model } = kit;
   const { spec } = model;
   for (const lookup of spec.lookups ?? []) {
-    const ignored = Object.keys(lookup.ignoredQuery ?? {});
+    // Parameters without effect are never required: a client may send them or not.
+    const ignoredQuery = Object.fromEntries(
+      Object.entries(lookup.ignoredQuery ?? {}).map(([name, schema]) => [name, Type.Optional(schema)]),
+    );
+    const ignored = Object.keys(ignoredQuery);
     const options = kit.options({
       operationId: lookup.operationId,
       summary: lookup.summary,
       description: lookup.description,
       querystring: Type.Object(
-        { ...kit.queries.document.properties, ...lookup.ignoredQuery },
+        { ...kit.queries.document.properties, ...ignoredQuery },
         { additionalProperties: false },
       ),
       success: { 200: Type.Ref(componentIds(model).document, { description: `The ${spec.type}` }) },

@@ -409,7 +409,7 @@ export function changeRelationship(
   return transaction(w, model, request, async (ctx, tx) => {
     const row = await lockRow(ctx, registry, model, rawId);
     const relationships = { [name]: linkageIds(data) };
-    await model.spec.policy.update(ctx, row, { attributes: {}, relationships });
+    await model.spec.policy.update(ctx, row, { attributes: {}, relationships, change: mode });
     guardImmutable(registry, model, row, relationships);
     if (mode !== 'remove') await checkRelated(ctx, registry, model, relationships, row);
     if (rel.kind === 'toOne') {

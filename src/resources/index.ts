@@ -14,6 +14,7 @@ import { pageResource } from './pages/index.js';
 import { roleInviteResource } from './role-invites/index.js';
 import orderRoutes from './orders/routes.js';
 import checkoutRoutes from './orders/checkout.js';
+import chargeRoutes from './orders/charges.js';
 import orderDocumentRoutes from './orders/documents/routes.js';
 import roleInviteRoutes from './role-invites/routes.js';
 import { roleResource } from './roles/index.js';
@@ -123,6 +124,7 @@ export const resourceRoutesFace: Face = {
       roleInviteRoutes,
       orderRoutes,
       checkoutRoutes,
+      chargeRoutes,
       orderDocumentRoutes,
       ticketAvailabilityRoute,
       attendeeStateRoute,

@@ -240,9 +240,15 @@ export interface Link {
   file?: string;
 }
 
+/**
+ * To-one links no archive holds: an event's fee code (`discount-code`) is the administrators' record, hidden from the
+ * event's organizers, and would name another event's code after an import.
+ */
+const NOT_EXPORTED = new Set(['event discount-code']);
+
 export function linksOf(model: Model): Link[] {
   return model.links
-    .filter((l) => l.name !== 'event')
+    .filter((l) => l.name !== 'event' && !NOT_EXPORTED.has(`${model.spec.type} ${l.name}`))
     .map((l) => {
       const rel = model.relationships.get(l.name)!;
       const column = (rel as { column: string }).column;

@@ -16,6 +16,8 @@ export interface Request {
 }
 
 const MARK = '\u0000';
+/** Marks a value a hook gave: the URL keeps it as given. */
+const KEEP = '\u0001';
 
 /** URL segments of the examples that name a collection otherwise (`/v1/tax/{tax_id}/event`). */
 const ALIASES: Record<string, string> = { tax: 'taxes', event: 'events' };
@@ -42,17 +44,23 @@ export function rewriteUrl(
 ) {
   const values: Record<string, string> = {};
   for (const [name, value] of Object.entries(tx.parameters)) values[name] = `${MARK}${value}${MARK}`;
-  Object.assign(values, given);
+  for (const [name, value] of Object.entries(given)) values[name] = `${KEEP}${value}${KEEP}`;
   // Query parameters are expanded by the operator form, path ones by the simple form: mark only the latter.
   const query = new Set([...tx.uri.matchAll(/\{[?&]([^}]+)\}/g)].flatMap((m) => m[1]!.split(',')));
   for (const name of query) if (tx.parameters[name] !== undefined) values[name] = tx.parameters[name]!;
   if (values['page%5bnumber%5d'] !== undefined) values['page%5bnumber%5d'] = '1';
-  const expanded = expandUri(tx.uri, values).replaceAll(encodeURIComponent(MARK), MARK);
+  const expanded = expandUri(tx.uri, values)
+    .replaceAll(encodeURIComponent(MARK), MARK)
+    .replaceAll(encodeURIComponent(KEEP), KEEP);
   const [path, search] = expanded.split(/\?(.*)/s, 2) as [string, string | undefined];
   const segments = path.split('/');
   let target: string | undefined;
   for (let i = 1; i < segments.length; i++) {
     const segment = segments[i]!;
+    if (segment.startsWith(KEEP)) {
+      segments[i] = segment.replaceAll(KEEP, '');
+      continue;
+    }
     const marked = segment.startsWith(MARK);
     const example = segment.replaceAll(MARK, '');
     const collection = ALIASES[segments[i - 1]!] ?? segments[i - 1]!;
@@ -98,9 +106,11 @@ export function buildRequest(
   options: { fresh?: Map<string, string>; prepared?: Prepared; anonymous?: boolean } = {},
 ): Request {
   const { fresh, prepared = {} } = options;
-  const { url, target } = rewriteUrl(world, tx, fresh, prepared.parameters);
+  const rewritten = rewriteUrl(world, tx, fresh, prepared.parameters);
+  const { target } = rewritten;
+  const url = prepared.url ? prepared.url(rewritten.url) : rewritten.url;
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(tx.request.headers))
+  for (const [name, value] of Object.entries({ ...tx.request.headers, ...prepared.headers }))
     if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value;
   const token = prepared.token !== undefined ? prepared.token : options.anonymous ? null : world.token;
   if (token) headers.authorization = `JWT ${token}`;

@@ -10,6 +10,7 @@ import { users } from '../../db/schema/index.js';
 import { hashPassword } from '../../src/auth/password.js';
 import { call } from '../helpers/app.js';
 import { create, eventAttributes, rel } from '../helpers/events.js';
+import { acceptPayment } from '../helpers/orders.js';
 import { attendeeAttributes, speakersCallAttributes, ticketAttributes } from '../helpers/ticket-bodies.js';
 import { taskEnded } from '../helpers/service.js';
 import { seedUser, type TestUser } from '../helpers/users.js';
@@ -247,7 +248,23 @@ export const KINDS: Record<string, Kind> = {
   },
   'access-codes': {
     type: 'access-code',
-    make: (w, event) => w.create('access-codes', 'access-code', { code: `AC${++serial}` }, of(event)),
+    // With a hidden ticket of its own (an access code shows hidden tickets): the examples list the tickets of an
+    // access code and the access codes of a ticket (hooks.ts names the world's hidden ticket for the latter).
+    make: async (w, event) => {
+      const hidden = await w.create(
+        'tickets',
+        'ticket',
+        ticketAttributes({ name: unique('Crew'), 'is-hidden': true }),
+        of(event),
+      );
+      if (!w.notes.has('hidden-ticket')) w.notes.set('hidden-ticket', hidden);
+      return w.create(
+        'access-codes',
+        'access-code',
+        { code: `AC${++serial}` },
+        { ...of(event), tickets: { data: [{ type: 'ticket', id: hidden }] } },
+      );
+    },
   },
   'ticket-tags': {
     type: 'ticket-tag',
@@ -280,13 +297,17 @@ export const KINDS: Record<string, Kind> = {
         attendeeAttributes({ firstname: 'Grace', lastname: 'Hopper', email: 'grace@example.com' }),
         { ...of(event), order: rel('order', order), ticket: rel('ticket', w.id('tickets')) },
       );
-      const done = await call(w.app, {
-        method: 'PATCH',
-        url: `/v1/orders/${order}`,
-        token: w.token,
-        body: { data: { type: 'order', id: order, attributes: { status: 'completed' } } },
-      });
-      if (done.status !== 200) throw new Error(`completing an order: ${done.status} ${JSON.stringify(done.body)}`);
+      // The ticket is paid: the buyer places the order by bank transfer, the organizers mark it paid.
+      await acceptPayment(w.app, w.token, event, 'bank');
+      for (const attributes of [{ 'payment-mode': 'bank', status: 'placed' }, { status: 'completed' }]) {
+        const done = await call(w.app, {
+          method: 'PATCH',
+          url: `/v1/orders/${order}`,
+          token: w.token,
+          body: { data: { type: 'order', id: order, attributes } },
+        });
+        if (done.status !== 200) throw new Error(`completing an order: ${done.status} ${JSON.stringify(done.body)}`);
+      }
       return order;
     },
   },

@@ -75,6 +75,13 @@ t.test("POST /v1/events/{id}/custom-forms with the spec's sample body", async (t
           links: { self: `/v1/custom-forms/${id}/relationships/event`, related: `/v1/custom-forms/${id}/event` },
           data: { type: 'event', id: pub.event },
         },
+        // The choices of a select field (issue 41: custom form options), linked by their own records.
+        'custom-form-options': {
+          links: {
+            self: `/v1/custom-forms/${id}/relationships/custom-form-options`,
+            related: `/v1/custom-forms/${id}/custom-form-options`,
+          },
+        },
       },
       links: { self: `/v1/custom-forms/${id}` },
     },

@@ -76,6 +76,12 @@ const RELATIONSHIPS = [
   'track-organizers',
   'general-statistics',
   'order-statistics',
+  // Ticketing (issue 41): the event's codes, its fee code, its ticket tags and attendee tags.
+  'access-codes',
+  'discount-codes',
+  'discount-code',
+  'ticket-tags',
+  'tags',
 ].sort();
 const ids = (res: { body: { data: { id: string }[] } }) =>
   res.body.data.map((d) => d.id).sort((a, b) => Number(a) - Number(b));

@@ -1,8 +1,9 @@
 /**
  * The world the browser suite walks, seeded through the API: an administrator, an organiser (the owner),
  * a co-organiser, a speaker and an attendee, all verified; a published event with tracks, rooms, session
- * types, speakers, sessions in every state, tickets, a completed order with attendees, sponsors, a call
- * for speakers, a group and a video stream; and a draft event.
+ * types, speakers, sessions in every state, a free and a paid ticket (payable by bank transfer), the attendee form, a
+ * completed order with attendees and an order being filled in, sponsors, a call for speakers, a group and a video
+ * stream; and a draft event.
  */
 import type { FastifyInstance } from 'fastify';
 import { call } from './app.js';
@@ -43,6 +44,8 @@ export interface FrontEndWorld {
   session: string;
   sessions: Record<(typeof SESSION_STATES)[number], string>;
   ticket: string;
+  /** The paid ticket (25.00). */
+  paidTicket: string;
   /** A discount code of the event (on its paid ticket) and an access code. */
   discountCode: string;
   accessCode: string;
@@ -65,7 +68,9 @@ export async function seedFrontEndWorld(app: FastifyInstance): Promise<FrontEndW
     await seedUser(app),
     await seedUser(app),
   ] as TestUser[];
-  await app.sql`update users set is_verified = true`;
+  // Verified, and with a public name: the home page asks anyone without one for it in a modal, two seconds after a login
+  // (app/routes/index.js), which would cover whatever page a slow machine has not yet moved on to.
+  await app.sql`update users set is_verified = true, public_name = coalesce(public_name, 'Member ' || id)`;
   const cast: Cast = {
     owner: organizer!,
     organizer: organizer!,
@@ -81,12 +86,22 @@ export async function seedFrontEndWorld(app: FastifyInstance): Promise<FrontEndW
   await fillEvent(app, cast, draft.id);
   const token = organizer!.token;
   const of = { event: rel('event', pub.id) };
-  // Its call for speakers takes submissions.
+  // Its call for speakers takes submissions; its tickets may be paid by bank transfer.
   const open = await call(app, {
     method: 'PATCH',
     url: `/v1/events/${pub.id}`,
     token,
-    body: { data: { type: 'event', id: pub.id, attributes: { 'is-sessions-speakers-enabled': true } } },
+    body: {
+      data: {
+        type: 'event',
+        id: pub.id,
+        attributes: {
+          'is-sessions-speakers-enabled': true,
+          'can-pay-by-bank': true,
+          'bank-details': 'IBAN DE02 1001 0010 0006 8201 01, Open Summit e.V.',
+        },
+      },
+    },
   });
   if (open.status !== 200) throw new Error(`opening the call: ${open.status} ${JSON.stringify(open.body)}`);
   // The call for speakers finds a speaker's own record by their address (app/routes/public/cfs/new-session.js).
@@ -113,6 +128,30 @@ export async function seedFrontEndWorld(app: FastifyInstance): Promise<FrontEndW
     },
     of,
   );
+
+  // The attendee form's fields: the reference's compulsory email (app/api/helpers/events.py) and the names, all
+  // included and required as an organizer sets them in the attendee form (app/mixins/custom-form.js names them).
+  for (const [field, type] of [
+    ['firstname', 'text'],
+    ['lastname', 'text'],
+    ['email', 'email'],
+  ])
+    await create(
+      app,
+      token,
+      'custom-forms',
+      'custom_form',
+      {
+        form: 'attendee',
+        'field-identifier': field,
+        name: field,
+        type,
+        'is-fixed': true,
+        'is-included': true,
+        'is-required': true,
+      },
+      of,
+    );
 
   const sessions = {} as FrontEndWorld['sessions'];
   for (const [i, state] of SESSION_STATES.entries())
@@ -203,8 +242,14 @@ export async function seedFrontEndWorld(app: FastifyInstance): Promise<FrontEndW
   if (completed.status !== 200)
     throw new Error(`completing the order: ${completed.status} ${JSON.stringify(completed.body)}`);
 
-  const openOrder = await create(app, attendee!.token, 'orders', 'order', { amount: 0 }, of);
-  const openRead = await call(app, { url: `/v1/orders/${openOrder}`, token: attendee!.token });
+  // An order being filled in, reserved as the event page's checkout does: one blank holder of the free ticket.
+  const reserved = await call(app, {
+    method: 'POST',
+    url: '/v1/orders/create-order',
+    token: attendee!.token,
+    body: { tickets: [{ id: ticket, quantity: 1 }] },
+  });
+  if (reserved.status !== 200) throw new Error(`reserving: ${reserved.status} ${JSON.stringify(reserved.body)}`);
 
   const group = await create(
     app,
@@ -276,9 +321,10 @@ export async function seedFrontEndWorld(app: FastifyInstance): Promise<FrontEndW
     session: records.session,
     sessions,
     ticket,
+    paidTicket: supporter,
     order,
     orderIdentifier: completed.body.data.attributes.identifier,
-    openOrderIdentifier: openRead.body.data.attributes.identifier,
+    openOrderIdentifier: reserved.body.data.attributes.identifier,
     speakersCallHash: call_.hash as string,
     attendeeRecord,
     group,

@@ -67,6 +67,9 @@ const PLAIN_ACTIONS = [
   '/v1/role_invites/decline-invite',
   '/v1/role-invites/{id}/resend-invite',
   '/v1/orders/{identifier}/verify',
+  // The checkout of the front end posts plain JSON (create-order answers the new order as a JSON:API document).
+  '/v1/orders/calculate-amount',
+  '/v1/orders/create-order',
 ];
 /** File uploads: multipart forms in (the component named here), plain JSON out. */
 const UPLOADS: Record<string, string> = {
@@ -271,9 +274,11 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
       'POST /v1/role_invites/decline-invite',
       'POST /v1/role-invites/{id}/resend-invite',
       'POST /v1/orders/{identifier}/verify',
+      'POST /v1/orders/calculate-amount',
+      'POST /v1/orders/create-order',
       'POST /v1/auth/oauth/login/{provider}',
     ].sort(),
-    'the logins, the refresh, logout and the account flows, send-receipt, the image upload, the export, check_email, the role invite actions and the order payment check',
+    'the logins, the refresh, logout and the account flows, send-receipt, the image upload, the export, check_email, the role invite actions, the order payment check and the checkout',
   );
   const uploads = operations.filter(({ path }) => path in UPLOADS);
   t.equal(uploads.length, 3, 'the upload, its alias and the import');
@@ -292,7 +297,9 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
     } else {
       t.ok(body && !isRef(body) && 'application/json' in body.content, `${label} takes plain JSON`);
     }
-    t.same(Object.keys(responseOf(op, '200')?.content ?? {}), ['application/json'], `${label} answers plain JSON`);
+    if (path === '/v1/orders/create-order')
+      t.same(Object.keys(responseOf(op, '200')?.content ?? {}), [JSONAPI], `${label} answers the order as JSON:API`);
+    else t.same(Object.keys(responseOf(op, '200')?.content ?? {}), ['application/json'], `${label} answers plain JSON`);
   }
   const reads = operations.filter(({ path }) => PLAIN_READS.includes(path));
   t.same(

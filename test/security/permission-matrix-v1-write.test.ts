@@ -130,6 +130,18 @@ t.test('other write routes of the event service x callers', async (t) => {
       ticketAttributes({ name: 'Paid entry', type: 'paid', price: 10, quantity: null }),
       { event: rel('event', w.bazaar) },
     ));
+  /** A paid order `owner` reserved in the bazaar and has not paid yet (initializing): one for every cell. */
+  let unpaid: Promise<string> | undefined;
+  const openOrder = () =>
+    (unpaid ??= paidEntry().then(async (ticketId) => {
+      const sale = await sellTickets(app, {
+        buyer: owner,
+        organizerToken: w.users.organizer.token,
+        ticketId,
+        status: 'initializing',
+      });
+      return sale.identifier;
+    }));
   /** A paid order `owner` bought in the bazaar and placed, paying by bank transfer: the organizers' to mark paid. */
   const placedOrder = async () => {
     const ticketId = await paidEntry();
@@ -331,6 +343,25 @@ t.test('other write routes of the event service x callers', async (t) => {
     'PATCH /v1/orders/{id}/relationships/event': () => toOne('event', w.bazaar),
     'POST /v1/auth/oauth/login/{provider}': () => ({ path: '/v1/auth/oauth/login/facebook?code=not-a-code' }),
     'POST /v1/orders/{identifier}/verify': () => ({ path: `/v1/orders/${w.completed}/verify` }),
+    'POST /v1/orders [onsite=true]': async () => ({
+      query: { onsite: 'true' },
+      ...order({
+        'on-site-tickets': [{ data: { type: 'on-site-ticket', attributes: { id: await paidEntry(), quantity: '1' } } }],
+      }),
+    }),
+    'POST /v1/orders/{identifier}/charge': async () => ({
+      path: `/v1/orders/${await openOrder()}/charge`,
+      document: { data: { type: 'charge', attributes: { stripe: 'tok_visa' } } },
+    }),
+    'POST /v1/orders/{identifier}/create-paypal-payment': async () => ({
+      path: `/v1/orders/${await openOrder()}/create-paypal-payment`,
+      document: {
+        data: {
+          type: 'paypal-payment',
+          attributes: { 'return-url': 'https://example.org/paid', 'cancel-url': 'https://example.org/cancelled' },
+        },
+      },
+    }),
     'POST /v1/attendees/send-receipt': () => ({ json: { 'order-identifier': w.completed } }),
     'POST /v1/events/{id}/tickets': () => newRecord('tickets', p.event),
     'POST /v1/attendees': () => ticketHolder(),

@@ -536,8 +536,13 @@ export const MATRIX: Record<string, Row> = {
   // A new order is initializing, whoever creates it: the server and the status moves set the others.
   'POST /v1/orders [status: completed]': row(401, 422, 422, 422, 422, 422),
   'GET /v1/orders/{id}': involved(200),
+  // Tickets sold at the door: the event's organizers only (the buyer holds no role in the event).
+  'POST /v1/orders [onsite=true]': row(401, 403, 403, 201, 201, 201),
   // The stored payment status: strangers are told of no order (404).
   'POST /v1/orders/{identifier}/verify': row(401, 404, 200, 200, 200, 200),
+  // Online payments of an open order: no provider is configured, so those who handle it get the 422 naming it.
+  'POST /v1/orders/{identifier}/charge': row(401, 404, 422, 422, 422, 422),
+  'POST /v1/orders/{identifier}/create-paypal-payment': row(401, 404, 422, 422, 422, 422),
   // The tickets and the invoice as PDF: strangers are told of no order (404).
   'GET /v1/orders/{identifier}/tickets-pdf': row(401, 404, 200, 200, 200, 200),
   'GET /v1/tickets/{order_identifier}': row(401, 404, 200, 200, 200, 200),

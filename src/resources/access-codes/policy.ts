@@ -70,7 +70,7 @@ export const accessCodePolicy: Policy = {
     await records.update(ctx, row, input);
     // A change of the tickets alone (the relationship routes); a write with attributes is checked by the hooks.
     const sent = input.relationships.tickets;
-    if (Object.keys(input.attributes).length === 0 && Array.isArray(sent))
+    if (input.change !== 'remove' && Object.keys(input.attributes).length === 0 && Array.isArray(sent))
       await checkAccessTickets(ctx, row.eventId, sent);
   },
 };

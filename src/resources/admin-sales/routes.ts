@@ -1,12 +1,12 @@
 /**
  * The administrators' sales reports that are no table's records: by location (events grouped by their
- * location name), and the two that follow orders' marketers and discount codes, which orders here do not name
- * until issue #41 adds them (their lists stay empty until then). The other reports are resources (index.ts).
+ * location name), by marketer (the makers of the discount codes that lowered orders), and discounted sales, whose
+ * list stays empty for now. The other reports are resources (index.ts).
  */
 import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { events, orders } from '../../../db/schema/index.js';
+import { events, orders, users } from '../../../db/schema/index.js';
 import { requireStaff } from '../../auth/caller.js';
 import { Nullable, computedListRoute, type ComputedList } from '../../jsonapi/index.js';
 import { SalesSummary, salesSummary } from './figures.js';
@@ -57,15 +57,30 @@ const reports: ComputedList[] = [
       'admin-sales-by-marketer',
       'AdminSalesByMarketer',
       'Sales by marketer',
-      'Each marketer whose orders sold, with their sums by status. Orders name no marketer until issue #41 adds ' +
-        'marketers with discount codes: the list is empty.',
+      "Each marketer (an order's marketer is the maker of the discount code that lowered it) with the amounts and " +
+        "ticket holders of their live placed, completed and pending orders of live events. The id is the user's. " +
+        "The reference summed the orders of the event whose id was the marketer's id; these are the marketer's orders.",
     ),
     attributes: {
-      fullname: Nullable(Type.String({ description: "the marketer's name" })),
+      fullname: Nullable(Type.String({ description: "the marketer's first and last name" })),
       email: Type.String({ description: "the marketer's e-mail address" }),
       sales: SalesSummary,
     },
-    rows: async () => [],
+    async rows(app) {
+      const ofMarketer = sql`${orders.marketerId} = ${users.id} and ${orders.eventId} in (select ${events.id}
+        from ${events} where ${events.deletedAt} is null)`;
+      const found = await app.db.execute<{ id: number; fullname: string | null; email: string; sales: object }>(sql`
+        select ${users.id} as id, nullif(concat_ws(' ', ${users.firstName}, ${users.lastName}), '') as fullname,
+          ${users.email} as email, ${salesSummary(ofMarketer)} as sales
+        from ${users}
+        where ${users.deletedAt} is null
+          and exists (select 1 from ${orders} where ${ofMarketer} and ${orders.deletedAt} is null)
+        order by ${users.id}`);
+      return found.map(({ id, fullname, email, sales }) => ({
+        id: String(id),
+        attributes: { fullname, email, sales },
+      }));
+    },
   },
   {
     ...report(

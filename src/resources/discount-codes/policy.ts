@@ -89,6 +89,8 @@ export const discountCodePolicy: Policy = {
       throw conflict('The use of a discount code (used-for) cannot change', '/data/attributes/used-for');
     checkLinks(row.usedFor, input);
     // A change of the tickets alone (the relationship routes); a write with attributes is checked by the hooks.
+    // Removing links breaks no rule: the events or tickets removed are the ones this code does not hold after it.
+    if (input.change === 'remove') return;
     if (row.usedFor === 'event' && Object.keys(input.attributes).length === 0)
       await checkEvents(ctx, input, row.id as number);
     if (row.usedFor === 'ticket' && Object.keys(input.attributes).length === 0 && input.relationships.tickets)

@@ -42,6 +42,8 @@ export interface AppliedDiscount {
   /** How many of its tickets an order must hold for the code to apply (create-order checks it). */
   minQuantity: number;
   maxQuantity: number | null;
+  /** Who made the code (its marketer): the order it lowers names them. */
+  marketerId?: number | null;
 }
 
 export interface Pricing {

@@ -73,7 +73,7 @@ const CheckoutInput = Type.Object(
   },
   { $id: 'CheckoutInput', additionalProperties: false },
 );
-type CheckoutInput = Static<typeof CheckoutInput>;
+export type CheckoutInput = Static<typeof CheckoutInput>;
 
 const Money = (description: string) => Type.Number({ minimum: 0, description });
 const OrderAmountSchema = Type.Object(
@@ -124,7 +124,8 @@ type Line = LineInput & { index: number };
 function linesOf(input: CheckoutInput): Line[] {
   const seen = new Set<number>();
   return input.tickets.map((t, index) => {
-    const id = integerId(t.id);
+    // The reference's example and older clients send numbers, the front end strings of digits.
+    const id = integerId(String(t.id));
     if (id === undefined) throw unprocessable('Not a ticket id', `/tickets/${index}/id`);
     if (seen.has(id)) throw unprocessable(`Ticket ${id} is named twice`, `/tickets/${index}/id`);
     seen.add(id);
@@ -262,10 +263,115 @@ export async function calculateAmount(ctx: Ctx, input: CheckoutInput): Promise<O
   return priceOrder(lines, loaded.rows, loaded.pricing);
 }
 
+/** Lines reserved for an order: its event, what it costs, its codes, and its ticket holders once it exists. */
+export interface Reservation {
+  eventId: number;
+  amount: OrderAmount;
+  discountCodeId: number | null;
+  marketerId: number | null;
+  accessCodeId: number | null;
+  holders(orderId: number): (typeof attendees.$inferInsert)[];
+}
+
 /**
- * Reserves the lines as a new initializing order of the caller, in one transaction: the tickets and codes are locked,
- * each line is checked against the ticket's sale period, order limits and what is left, the amounts are computed,
- * and the order, its blank ticket holders and the job that expires it are written. Answers the order's id.
+ * Reserves the lines in the caller's transaction (`ctx.db`): the tickets and codes are locked, each line is checked
+ * against the ticket's sale period (organizers excepted), order limits and what is left, and the amounts are
+ * computed. Answers what the order is to hold.
+ */
+export async function reserveLines(ctx: Ctx, input: CheckoutInput): Promise<Reservation> {
+  refuseAmount(input);
+  const lines = linesOf(input);
+  if (!lines.some((l) => l.quantity > 0)) throw unprocessable('The order has no tickets', '/tickets');
+  const tx = ctx.db;
+  const loaded = await load(ctx, tx, lines, input, true);
+  const { rows, organizer, eventId } = loaded;
+  const ordered = lines.filter((l) => l.quantity > 0);
+  // Joined so that the statement names every column with its table (the count's subquery reads orders too).
+  const left = await tx
+    .select({ id: tickets.id, taken: taken(tickets.id) })
+    .from(tickets)
+    .innerJoin(events, eq(events.id, tickets.eventId))
+    .where(
+      inArray(
+        tickets.id,
+        ordered.map((l) => l.id),
+      ),
+    );
+  const takenOf = new Map(left.map((r) => [r.id, r.taken]));
+  for (const line of ordered) checkLine(rows.get(line.id)!, line, organizer, takenOf.get(line.id) ?? 0);
+  const discount = loaded.pricing.discount;
+  if (discount) {
+    const units = ordered.filter((l) => discount.ticketIds.has(l.id)).reduce((n, l) => n + l.quantity, 0);
+    if (units < discount.minQuantity || (discount.maxQuantity !== null && units > discount.maxQuantity))
+      throw unprocessable(
+        `The discount code ${discount.code} applies to orders of ${discount.minQuantity} to ${discount.maxQuantity ?? 'any number'} of its tickets`,
+        '/discount-code',
+      );
+  }
+  const amount = priceOrder(ordered, rows, loaded.pricing);
+  const access = loaded.accessCode;
+  let accessLeft = access ? (access.remaining ?? Number.MAX_SAFE_INTEGER) : 0;
+  if (access) {
+    const wanted = ordered.filter((l) => access.ticketIds.has(l.id)).reduce((n, l) => n + l.quantity, 0);
+    if (wanted > accessLeft)
+      throw unprocessable(
+        `The access code ${access.code} opens ${accessLeft} more ticket${accessLeft === 1 ? '' : 's'}`,
+        '/access-code',
+      );
+  }
+  const discounted = discount && amount.discount > 0 ? discount : undefined;
+  return {
+    eventId,
+    amount,
+    discountCodeId: discounted?.id ?? null,
+    marketerId: discounted?.marketerId ?? null,
+    accessCodeId: access?.id ?? null,
+    holders: (orderId) =>
+      ordered.flatMap((line, i) => {
+        const priced = amount.tickets[i]!;
+        return Array.from({ length: line.quantity }, (_, unit) => {
+          const opened = access?.ticketIds.has(line.id) && accessLeft > 0;
+          if (opened) accessLeft--;
+          return {
+            eventId,
+            orderId,
+            ticketId: line.id,
+            price: priced.price,
+            isDiscountApplied: unit < priced.discounted_quantity,
+            isAccessCodeApplied: Boolean(opened),
+          };
+        });
+      }),
+  };
+}
+
+/** Refuses a line the ticket does not allow: off sale (organizers excepted), beyond its order limits or what is left. */
+function checkLine(t: PricedTicket & Record<string, unknown>, line: Line, organizer: boolean, sold: number) {
+  const at = `/tickets/${line.index}`;
+  if (!organizer && !t.onSale)
+    throw unprocessable(
+      `Ticket "${t.name}" is on sale from ${(t.salesStartsAt as Date).toISOString()} to ${(t.salesEndsAt as Date).toISOString()}`,
+      `${at}/id`,
+    );
+  const min = (t.minOrder as number | null) ?? 1;
+  const max = t.maxOrder as number | null;
+  if (line.quantity < min || (max !== null && line.quantity > max))
+    throw unprocessable(`Ticket "${t.name}" is sold ${min} to ${max ?? 'any number'} at a time`, `${at}/quantity`);
+  const quantity = t.quantity as number | null;
+  if (quantity === null) return;
+  const available = Math.max(0, quantity - sold);
+  if (line.quantity > available)
+    throw conflict(
+      available === 0
+        ? `Ticket "${t.name}" is sold out`
+        : `Only ${available} of ticket "${t.name}" ${available === 1 ? 'is' : 'are'} left`,
+      `${at}/quantity`,
+    );
+}
+
+/**
+ * Reserves the lines as a new initializing order of the caller, in one transaction (reserveLines): the order, its
+ * blank ticket holders and the job that expires it are written. Answers the order's id.
  */
 export async function createOrder(
   app: FastifyInstance,
@@ -273,70 +379,9 @@ export async function createOrder(
   input: CheckoutInput,
 ): Promise<number> {
   const caller = loggedIn(request);
-  refuseAmount(input);
-  const lines = linesOf(input);
-  if (!lines.some((l) => l.quantity > 0)) throw unprocessable('The order has no tickets', '/tickets');
   return app.db.transaction(async (tx) => {
-    const ctx: Ctx = { caller, db: tx, request };
-    const loaded = await load(ctx, tx, lines, input, true);
-    const { rows, organizer, eventId } = loaded;
-    const ordered = lines.filter((l) => l.quantity > 0);
-    // Joined so that the statement names every column with its table (the count's subquery reads orders too).
-    const left = await tx
-      .select({ id: tickets.id, taken: taken(tickets.id) })
-      .from(tickets)
-      .innerJoin(events, eq(events.id, tickets.eventId))
-      .where(
-        inArray(
-          tickets.id,
-          ordered.map((l) => l.id),
-        ),
-      );
-    const takenOf = new Map(left.map((r) => [r.id, r.taken]));
-    for (const line of ordered) {
-      const t = rows.get(line.id)!;
-      const at = `/tickets/${line.index}`;
-      if (!organizer && !t.onSale)
-        throw unprocessable(
-          `Ticket "${t.name}" is on sale from ${(t.salesStartsAt as Date).toISOString()} to ${(t.salesEndsAt as Date).toISOString()}`,
-          `${at}/id`,
-        );
-      const min = (t.minOrder as number | null) ?? 1;
-      const max = t.maxOrder as number | null;
-      if (line.quantity < min || (max !== null && line.quantity > max))
-        throw unprocessable(`Ticket "${t.name}" is sold ${min} to ${max ?? 'any number'} at a time`, `${at}/quantity`);
-      const quantity = t.quantity as number | null;
-      if (quantity !== null) {
-        const available = Math.max(0, quantity - (takenOf.get(t.id) ?? 0));
-        if (line.quantity > available)
-          throw conflict(
-            available === 0
-              ? `Ticket "${t.name}" is sold out`
-              : `Only ${available} of ticket "${t.name}" ${available === 1 ? 'is' : 'are'} left`,
-            `${at}/quantity`,
-          );
-      }
-    }
-    const discount = loaded.pricing.discount;
-    if (discount) {
-      const units = ordered.filter((l) => discount.ticketIds.has(l.id)).reduce((n, l) => n + l.quantity, 0);
-      if (units < discount.minQuantity || (discount.maxQuantity !== null && units > discount.maxQuantity))
-        throw unprocessable(
-          `The discount code ${discount.code} applies to orders of ${discount.minQuantity} to ${discount.maxQuantity ?? 'any number'} of its tickets`,
-          '/discount-code',
-        );
-    }
-    const amount = priceOrder(ordered, rows, loaded.pricing);
-    const access = loaded.accessCode;
-    let accessLeft = access ? (access.remaining ?? Number.MAX_SAFE_INTEGER) : 0;
-    if (access) {
-      const wanted = ordered.filter((l) => access.ticketIds.has(l.id)).reduce((n, l) => n + l.quantity, 0);
-      if (wanted > accessLeft)
-        throw unprocessable(
-          `The access code ${access.code} opens ${accessLeft} more ticket${accessLeft === 1 ? '' : 's'}`,
-          '/access-code',
-        );
-    }
+    const reserved = await reserveLines({ caller, db: tx, request }, input);
+    const { amount, eventId } = reserved;
     const [order] = await tx
       .insert(orders)
       .values({
@@ -346,26 +391,12 @@ export async function createOrder(
         paymentMode: amount.total === 0 ? 'free' : null,
         eventId,
         userId: caller.id,
-        discountCodeId: discount && amount.discount > 0 ? discount.id : null,
-        accessCodeId: access?.id ?? null,
+        discountCodeId: reserved.discountCodeId,
+        marketerId: reserved.marketerId,
+        accessCodeId: reserved.accessCodeId,
       })
       .returning({ id: orders.id, createdAt: orders.createdAt });
-    const holders = ordered.flatMap((line, i) => {
-      const priced = amount.tickets[i]!;
-      return Array.from({ length: line.quantity }, (_, unit) => {
-        const opened = access?.ticketIds.has(line.id) && accessLeft > 0;
-        if (opened) accessLeft--;
-        return {
-          eventId,
-          orderId: order!.id,
-          ticketId: line.id,
-          price: priced.price,
-          isDiscountApplied: unit < priced.discounted_quantity,
-          isAccessCodeApplied: Boolean(opened),
-        };
-      });
-    });
-    await tx.insert(attendees).values(holders);
+    await tx.insert(attendees).values(reserved.holders(order!.id));
     await scheduleExpiry(app, tx, order!.id, order!.createdAt);
     return order!.id;
   });

@@ -47,6 +47,7 @@ export async function discountCodeFor(
     remaining: use.remaining,
     minQuantity: code.minQuantity ?? 1,
     maxQuantity: code.maxQuantity !== null && code.maxQuantity >= 0 ? code.maxQuantity : null,
+    marketerId: code.marketerId,
   };
 }
 

@@ -5,6 +5,7 @@ import { DateTime, Email, Nullable, Text, defineResource, type AttributeSpec } f
 import { choice, createdAt, deletedAt, derivedUrl, eventOf, flexibleBoolean, optionalText } from '../attributes.js';
 import { sendOrderConfirmation } from './documents/confirmation.js';
 import { releaseTickets } from './expiry.js';
+import { holdOnsite, isOnsite, onSiteTicketsAttribute, onsiteParameters, reserveOnsite } from './onsite.js';
 import { orderPolicy } from './policy.js';
 
 const AttendeeSchema = Type.Object(
@@ -65,16 +66,12 @@ export const orderResource = defineResource({
     ),
     'payment-mode': {
       column: 'paymentMode',
-      schema: Type.Union(
-        [
-          choice(
-            PAYMENT_MODES,
-            'free for an order of nothing to pay, else an offline method the event accepts (bank, cheque, invoice, onsite)',
-          ),
-          Type.Null(),
-        ],
-        { description: 'how the order is paid; null while the buyer of a paid order has not chosen' },
-      ),
+      // One flat union of the methods and null: a nested union would not be sortable or filterable.
+      schema: Type.Union([...PAYMENT_MODES.map((mode) => Type.Literal(mode)), Type.Null()], {
+        description:
+          'how the order is paid: free for an order of nothing to pay, else an offline method the event accepts ' +
+          '(bank, cheque, invoice, onsite); null while the buyer of a paid order has not chosen',
+      }),
     },
     attendees: {
       column: 'attendees',
@@ -127,6 +124,7 @@ export const orderResource = defineResource({
     },
     'created-at': createdAt,
     'deleted-at': deletedAt,
+    'on-site-tickets': onSiteTicketsAttribute,
   },
   relationships: {
     event: eventOf,
@@ -143,7 +141,9 @@ export const orderResource = defineResource({
       type: 'user',
       column: 'marketerId',
       readOnly: true,
-      description: "the marketer of the administrators' discount code the order used, if any; set by the server",
+      description:
+        'the marketer (maker) of the discount code that lowered the order, if any; set by the server; the ' +
+        "administrators' sales by marketer sum these",
     },
     'discount-code': {
       kind: 'toOne',
@@ -164,6 +164,7 @@ export const orderResource = defineResource({
       type: 'attendee',
       foreignKey: 'orderId',
       readOnly: true,
+      emptyIgnored: true,
       description: 'the ticket holders (attendee records) of the order; a ticket holder names its order',
     },
     tickets: {
@@ -175,11 +176,14 @@ export const orderResource = defineResource({
     },
   },
   policy: orderPolicy,
+  createParameters: onsiteParameters,
   hooks: {
-    beforeCreate(ctx, values) {
+    async beforeCreate(ctx, values, input) {
       values.identifier = randomUUID();
       values.userId = ctx.caller!.id;
+      if (isOnsite(ctx)) await reserveOnsite(ctx, values, input);
     },
+    afterCreate: holdOnsite,
     async beforeUpdate(ctx, row, values) {
       const to = values.status;
       if (to === undefined || to === row.status) return;

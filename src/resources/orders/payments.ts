@@ -31,12 +31,12 @@ export const isOffline = (mode: string | null | undefined): mode is keyof typeof
 
 const POINTER = '/data/attributes/payment-mode';
 
-/** The 422 of a method whose provider is not configured here. */
-export const notConfigured = (mode: string) =>
+/** The 422 of a method whose provider is not configured here (at `pointer`, the order's payment-mode by default). */
+export const notConfigured = (mode: string, pointer = POINTER) =>
   unprocessable(
     `Payments with ${ONLINE_METHODS[mode] ?? mode} are not configured on this server: pay by an offline method the event ` +
       'accepts (bank transfer, cheque, invoice, on site)',
-    POINTER,
+    pointer,
   );
 
 /**

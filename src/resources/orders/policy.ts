@@ -4,6 +4,7 @@ import { isStaff, loggedIn, requireStaff } from '../../auth/caller.js';
 import { conflict, forbidden, gone, unprocessable, type Ctx, type Policy, type Row } from '../../jsonapi/index.js';
 import { holdsRole, inLiveEvent, inManagedEvent, namedEvent, roleIn } from '../events/access.js';
 import { DEFAULT_EXPIRY_MINUTES } from '../tickets/availability.js';
+import { checkOnsiteCreate } from './onsite.js';
 import { checkPaymentMode, isOffline, ONLINE_METHODS, notConfigured } from './payments.js';
 
 /** Orders the buyer may still change; past these the order is the organizers' to change. */
@@ -99,6 +100,8 @@ export const orderPolicy: Policy = {
     const named = input.relationships.event;
     const eventId = namedEvent(named);
     await roleIn(ctx, eventId, `Related event "${String(named)}" not found`);
+    // Sold at the door: the organizers' order, whose status and payment method follow from its tickets (onsite.ts).
+    if (await checkOnsiteCreate(ctx, eventId, input)) return;
     // The front end sends its default status, initializing, with every new order; a new order has no holders yet.
     const status = input.attributes.status;
     if (status !== undefined && status !== 'initializing')
@@ -119,6 +122,11 @@ export const orderPolicy: Policy = {
     if (!organizer && row.userId !== caller.id)
       throw forbidden('Only the buyer, the organizers of the event or an administrator may change this order');
     const attributes = input.attributes;
+    if (attributes['on-site-tickets'] !== undefined)
+      throw unprocessable(
+        'Tickets sold at the door are named when the order is made (POST /v1/orders?onsite=true)',
+        '/data/attributes/on-site-tickets',
+      );
     const note = attributes['cancel-note'];
     if (!organizer && note !== undefined && note !== row.cancelNote) throw noteByOrganizers();
     const notes = attributes['order-notes'];
