@@ -33,6 +33,9 @@ export function sendFailure(reply: FastifyReply, err: unknown) {
     [status, message] = [429, err.detail];
   } else if (err instanceof UnreadableBody) {
     [status, message] = [400, err.message];
+  } else if ((err as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    // The generator reads any media type, so a Content-Type header that names none (`;;;`) is a body it cannot read.
+    [status, message] = [400, 'The Content-Type header is not a media type'];
   } else {
     // Framework refusals (malformed JSON, media type, size) keep their status and say what they are.
     // A database that is down is a 503 with Retry-After, which says so.

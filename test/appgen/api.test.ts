@@ -198,12 +198,20 @@ t.test('an invalid field is 422 whose message starts with the field name', async
   t.strictSame(await written(app), before, 'nothing written');
 });
 
-t.test('malformed JSON is 400, a body over 16 KiB 413', async (t) => {
+t.test('malformed JSON and a Content-Type of no media type are 400, a body over 16 KiB 413', async (t) => {
   const before = await written(app);
   for (const payload of ['{"email": "a@b.org",', '{email: "a@b.org"}', "{'a': 1}", '{"a": 1}}']) {
     assertFailure(t, await post(app, { payload, remoteAddress: nextClient() }), 400, /\S/);
     assertFailure(t, await post(app, { payload, contentType: 'text/plain', remoteAddress: nextClient() }), 400, /\S/);
   }
+  // A Content-Type header that names no media type (what the fuzzer sent) is a body the generator cannot read.
+  const readable = JSON.stringify({ email: 'a@b.org', app_name: 'x', endpoint: 'https://example.org' });
+  assertFailure(
+    t,
+    await post(app, { payload: readable, contentType: ';;;', remoteAddress: nextClient() }),
+    400,
+    /^The Content-Type header is not a media type$/,
+  );
   // A urlencoded body that is not JSON is a form: this one lacks two fields.
   assertFailure(
     t,
