@@ -9,7 +9,7 @@ import { attendees, discountCodes, events, orders, tickets } from '../../../db/s
 import type { Db } from '../../../plugins/db.js';
 import { conflict } from '../../jsonapi/index.js';
 import { taken } from '../tickets/availability.js';
-import { pricingOf } from './checkout.js';
+import { pricingOf } from './reserve.js';
 import { orderAmounts } from './invoice-amounts.js';
 
 /** Orders whose amount follows their holders; a placed or completed order keeps what the buyer agreed to. */

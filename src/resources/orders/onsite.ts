@@ -10,7 +10,7 @@ import { attendees } from '../../../db/schema/index.js';
 import { forbidden, unprocessable, type Ctx, type Row, type WriteInput } from '../../jsonapi/index.js';
 import { holdsRole } from '../events/access.js';
 import { sendOrderConfirmation } from './documents/confirmation.js';
-import { type Reservation, reserveLines } from './checkout.js';
+import { type Reservation, reserveLines } from './reserve.js';
 import { scheduleExpiry } from './expiry.js';
 import { checkPaymentMode, isOffline } from './payments.js';
 

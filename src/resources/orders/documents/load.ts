@@ -10,7 +10,7 @@ import {
   users,
 } from '../../../../db/schema/index.js';
 import type { Db } from '../../../../plugins/db.js';
-import { pricingOf } from '../checkout.js';
+import { pricingOf } from '../reserve.js';
 import type { AmountDiscount, AmountFee, AmountHolder, AmountTax } from '../invoice-amounts.js';
 
 /** An order with everything its tickets and its invoice show. */
