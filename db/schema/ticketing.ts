@@ -23,6 +23,23 @@ export const DISCOUNT_USES = ['event', 'ticket'] as const;
 
 const money = (name: string) => numeric(name, { precision: 12, scale: 2, mode: 'number' });
 
+/** What limits the use of a discount or access code. */
+const codeLimits = () => ({
+  isActive: boolean('is_active').notNull().default(true),
+  ticketsNumber: integer('tickets_number'),
+  minQuantity: integer('min_quantity').default(1),
+  maxQuantity: integer('max_quantity').default(100),
+  validFrom: stamp('valid_from'),
+  validTill: stamp('valid_till'),
+});
+
+/** Who made a code and when, and when it was deleted. */
+const codeRecord = () => ({
+  marketerId: integer('marketer_id').references(() => users.id),
+  createdAt: stamp('created_at').notNull().defaultNow(),
+  deletedAt: stamp('deleted_at'),
+});
+
 /**
  * Discount codes (the reference's `discount_codes`): an event's codes for its tickets (`used_for` ticket) and the
  * administrators' codes for events (`used_for` event, no event), either a percent or an amount off. A code is
@@ -36,17 +53,10 @@ export const discountCodes = pgTable(
     discountUrl: varchar('discount_url', { length: 2048 }),
     value: money('value').notNull(),
     type: varchar('type', { length: 8 }).notNull(),
-    isActive: boolean('is_active').notNull().default(true),
-    ticketsNumber: integer('tickets_number'),
-    minQuantity: integer('min_quantity').default(1),
-    maxQuantity: integer('max_quantity').default(100),
-    validFrom: stamp('valid_from'),
-    validTill: stamp('valid_till'),
+    ...codeLimits(),
     usedFor: varchar('used_for', { length: 8 }).notNull().default('ticket'),
     eventId: integer('event_id').references(() => events.id),
-    marketerId: integer('marketer_id').references(() => users.id),
-    createdAt: stamp('created_at').notNull().defaultNow(),
-    deletedAt: stamp('deleted_at'),
+    ...codeRecord(),
   },
   (t) => [
     uniqueIndex('discount_codes_event_code_key')
@@ -83,18 +93,11 @@ export const accessCodes = pgTable(
     id: serial('id').primaryKey(),
     code: varchar('code', { length: 100 }).notNull(),
     accessUrl: varchar('access_url', { length: 2048 }),
-    isActive: boolean('is_active').notNull().default(true),
-    ticketsNumber: integer('tickets_number'),
-    minQuantity: integer('min_quantity').default(1),
-    maxQuantity: integer('max_quantity').default(100),
-    validFrom: stamp('valid_from'),
-    validTill: stamp('valid_till'),
+    ...codeLimits(),
     eventId: integer('event_id')
       .notNull()
       .references(() => events.id),
-    marketerId: integer('marketer_id').references(() => users.id),
-    createdAt: stamp('created_at').notNull().defaultNow(),
-    deletedAt: stamp('deleted_at'),
+    ...codeRecord(),
   },
   (t) => [
     uniqueIndex('access_codes_event_code_key').on(t.eventId, sql`lower(${t.code})`).where(sql`${t.deletedAt} is null`),

@@ -15,7 +15,10 @@ import {
   type AttributeSpec,
   type Columns,
   type Ctx,
+  type Hooks,
   type Row,
+  type ToOneSpec,
+  type WriteInput,
 } from '../jsonapi/index.js';
 import { flexibleNumber } from './attributes.js';
 
@@ -52,6 +55,27 @@ export const limitAttributes = (what: string): Record<string, AttributeSpec> => 
       DateTime({ description: `when the ${what} stops working, not before valid-from; null: when the event ends` }),
     ),
   },
+});
+
+/** Who made a code: its creator, set by the server (a create may name the caller). */
+export const marketerOf: ToOneSpec = {
+  kind: 'toOne',
+  type: 'user',
+  column: 'marketerId',
+  readOnly: true,
+  callerOnCreate: true,
+  description: 'who made the code: the caller who creates it (a create may name the caller)',
+};
+
+type CheckCode = (ctx: Ctx, values: Record<string, unknown>, input: WriteInput, current?: Row) => Promise<void>;
+
+/** A code's write hooks: the creator is its marketer, and every create and update is judged by `check`. */
+export const codeHooks = (check: CheckCode): Pick<Hooks, 'beforeCreate' | 'beforeUpdate'> => ({
+  async beforeCreate(ctx, values, input) {
+    values.marketerId = ctx.caller!.id;
+    await check(ctx, values, input);
+  },
+  beforeUpdate: (ctx, row, values, input) => check(ctx, values, input, row),
 });
 
 /** A column's value as the write would leave the record: the written one, else the stored one. */

@@ -2,7 +2,7 @@ import { accessCodes, accessCodesTickets } from '../../../db/schema/index.js';
 import { defineResource, type Ctx, type Row, type WriteInput } from '../../jsonapi/index.js';
 import { createdAt, deletedAt, eventOf, flexibleBoolean, optionalUrl } from '../attributes.js';
 import { codeLookup } from '../code-lookup.js';
-import { after, checkLimits, codeAttribute, limitAttributes } from '../code-rules.js';
+import { after, checkLimits, codeAttribute, codeHooks, limitAttributes, marketerOf } from '../code-rules.js';
 import { ACCESS, accessCodePolicy, checkAccessTickets } from './policy.js';
 import { ACCESS_CODE_TABLES } from './usage.js';
 
@@ -43,23 +43,10 @@ export const accessCodeResource = defineResource({
       through: { table: accessCodesTickets, from: 'accessCodeId', to: 'ticketId' },
       description: 'the hidden tickets of its event the code shows',
     },
-    marketer: {
-      kind: 'toOne',
-      type: 'user',
-      column: 'marketerId',
-      readOnly: true,
-      callerOnCreate: true,
-      description: 'who made the code: the caller who creates it (a create may name the caller)',
-    },
+    marketer: marketerOf,
   },
   policy: accessCodePolicy,
-  hooks: {
-    async beforeCreate(ctx, values, input) {
-      values.marketerId = ctx.caller!.id;
-      await checkCode(ctx, values, input);
-    },
-    beforeUpdate: (ctx, row, values, input) => checkCode(ctx, values, input, row),
-  },
+  hooks: codeHooks(checkCode),
   lookups: [
     codeLookup({
       kind: ACCESS,

@@ -9,7 +9,7 @@ import {
 } from '../../../db/schema/index.js';
 import { defineResource, type Ctx, type Row, type WriteInput } from '../../jsonapi/index.js';
 import { choice, createdAt, deletedAt, flexibleBoolean, flexibleNumber, optionalUrl } from '../attributes.js';
-import { after, checkLimits, codeAttribute, limitAttributes } from '../code-rules.js';
+import { after, checkLimits, codeAttribute, codeHooks, limitAttributes, marketerOf } from '../code-rules.js';
 import { codeLookup } from '../code-lookup.js';
 import { DISCOUNT, discountCodePolicy } from './policy.js';
 import { checkEvents, checkTickets, checkValue, storedTickets } from './rules.js';
@@ -86,14 +86,7 @@ export const discountCodeResource = defineResource({
       through: { table: discountCodesTickets, from: 'discountCodeId', to: 'ticketId' },
       description: 'the tickets a ticket code lowers: paid tickets of its event',
     },
-    marketer: {
-      kind: 'toOne',
-      type: 'user',
-      column: 'marketerId',
-      readOnly: true,
-      callerOnCreate: true,
-      description: 'who made the code: the caller who creates it (a create may name the caller)',
-    },
+    marketer: marketerOf,
     events: {
       kind: 'toMany',
       type: 'event',
@@ -104,11 +97,7 @@ export const discountCodeResource = defineResource({
   },
   policy: discountCodePolicy,
   hooks: {
-    async beforeCreate(ctx, values, input) {
-      values.marketerId = ctx.caller!.id;
-      await checkCode(ctx, values, input);
-    },
-    beforeUpdate: (ctx, row, values, input) => checkCode(ctx, values, input, row),
+    ...codeHooks(checkCode),
     // A deleted event code lowers no event's fee any more.
     async beforeDelete(ctx, row) {
       await ctx.db
