@@ -27,9 +27,22 @@ const admin = cast.admin.token;
 const of = (id = event.id) => ({ event: rel('event', id) });
 const at = (name: string) => `/data/attributes/${name}`;
 const sales = { 'sales-starts-at': '2030-01-01T00:00:00Z', 'sales-ends-at': '2030-02-01T00:00:00Z' };
-const ticket = await create(app, owner, 'tickets', 'ticket', { name: 'Standard', ...sales }, of());
-const hidden = await create(app, owner, 'tickets', 'ticket', { name: 'Crew', 'is-hidden': true, ...sales }, of());
-const otherTicket = await create(app, owner, 'tickets', 'ticket', { name: 'Elsewhere', ...sales }, of(other.id));
+/** A ticket of the event (or of `id`'s) on sale in `sales`. */
+const newTicket = (attributes: Record<string, unknown>, id = event.id) =>
+  create(app, owner, 'tickets', 'ticket', { ...attributes, ...sales }, of(id));
+/** A select field of the event's attendee form: the kind of field that has options. */
+const selectField = (identifier: string) =>
+  create(
+    app,
+    owner,
+    'custom-forms',
+    'custom-form',
+    { form: 'attendee', 'field-identifier': identifier, type: 'select' },
+    of(),
+  );
+const ticket = await newTicket({ name: 'Standard' });
+const hidden = await newTicket({ name: 'Crew', 'is-hidden': true });
+const otherTicket = await newTicket({ name: 'Elsewhere' }, other.id);
 
 const send = (method: 'POST' | 'PATCH' | 'DELETE', url: string, token: string | undefined, data?: unknown) =>
   call(app, { method, url, token, ...(data === undefined ? {} : { body: { data } }) });
@@ -255,14 +268,7 @@ t.test('attendee tags: the organizers label ticket holders', async (t) => {
 });
 
 t.test('custom form options: the choices of a field, written by the organizers', async (t) => {
-  const form = await create(
-    app,
-    owner,
-    'custom-forms',
-    'custom-form',
-    { form: 'attendee', 'field-identifier': 'diet', type: 'select' },
-    of(),
-  );
+  const form = await selectField('diet');
   const formRel = { 'custom-form': rel('custom-form', form) };
   const made = await send('POST', '/v1/custom-form-options', cast.coorganizer.token, {
     type: 'custom-form-option',
@@ -298,14 +304,11 @@ t.test('custom form options: the choices of a field, written by the organizers',
 });
 
 t.test('the ticket, attendee and order members of the reference', async (t) => {
-  const restricted = await create(
-    app,
-    owner,
-    'tickets',
-    'ticket',
-    { name: 'Day pass', 'is-checkin-restricted': true, 'auto-checkin-enabled': 'true', ...sales },
-    of(),
-  );
+  const restricted = await newTicket({
+    name: 'Day pass',
+    'is-checkin-restricted': true,
+    'auto-checkin-enabled': 'true',
+  });
   const read = await call(app, { url: `/v1/tickets/${restricted}` });
   t.match(read.body.data.attributes, { 'is-checkin-restricted': true, 'auto-checkin-enabled': true });
 
@@ -419,14 +422,7 @@ t.test('bad input to the new resources: a 4xx error document, nothing written', 
   const fee = await create(app, admin, 'ticket-fees', 'ticket-fee', { currency: 'INR', country: 'IN' });
   const tag = await create(app, owner, 'tags', 'tag', { name: 'Bad input' }, of());
   const ticketTag = await create(app, owner, 'ticket-tags', 'ticket-tag', { name: 'Bad input' }, of());
-  const form = await create(
-    app,
-    owner,
-    'custom-forms',
-    'custom-form',
-    { form: 'attendee', 'field-identifier': 'size', type: 'select' },
-    of(),
-  );
+  const form = await selectField('size');
   const option = await create(
     app,
     owner,

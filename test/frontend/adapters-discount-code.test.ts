@@ -12,7 +12,7 @@ import { buildTestApp } from '../helpers/app.js';
 import { discountCodeDocument } from '../helpers/code-bodies.js';
 import { create, createCast, createEvent, rel } from '../helpers/events.js';
 import { frontEnd, listening } from '../helpers/front-end-client.js';
-import { ticketAttributes } from '../helpers/ticket-bodies.js';
+import { createTicket } from '../helpers/tickets.js';
 import { discountCodeFor } from '../../src/resources/discount-codes/usage.js';
 
 const { app } = await buildTestApp(t);
@@ -22,22 +22,8 @@ const { id: event, identifier } = await createEvent(app, cast, 'Promo Conf', 'pu
 const { id: draft } = await createEvent(app, cast, 'Promo Draft', 'draft');
 const token = cast.owner.token;
 const of = { event: rel('event', event) };
-const paid = await create(
-  app,
-  token,
-  'tickets',
-  'ticket',
-  ticketAttributes({ name: 'Paid', type: 'paid', price: 20 }),
-  of,
-);
-const hidden = await create(
-  app,
-  token,
-  'tickets',
-  'ticket',
-  ticketAttributes({ name: 'Secret', type: 'paid', price: 30, 'is-hidden': true }),
-  of,
-);
+const paid = await createTicket(app, token, event, { name: 'Paid', type: 'paid', price: 20 });
+const hidden = await createTicket(app, token, event, { name: 'Secret', type: 'paid', price: 30, 'is-hidden': true });
 
 async function code(attributes: Record<string, unknown>, tickets = [paid], at = event) {
   const res = await frontEnd(base, token).adapter('POST', '/v1/discount-codes', {

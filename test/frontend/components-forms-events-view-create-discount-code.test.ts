@@ -9,9 +9,9 @@
 import t from 'tap';
 import { buildTestApp } from '../helpers/app.js';
 import { accessCodeDocument, discountCodeDocument } from '../helpers/code-bodies.js';
-import { create, createCast, createEvent, rel } from '../helpers/events.js';
+import { createCast, createEvent } from '../helpers/events.js';
 import { frontEnd, listening } from '../helpers/front-end-client.js';
-import { ticketAttributes } from '../helpers/ticket-bodies.js';
+import { createTicket } from '../helpers/tickets.js';
 
 const { app } = await buildTestApp(t);
 const base = await listening(app);
@@ -19,34 +19,10 @@ const cast = await createCast(app);
 const { id: event } = await createEvent(app, cast, 'Code Conf', 'published');
 const { id: otherEvent } = await createEvent(app, cast, 'Other Conf', 'published');
 const token = cast.owner.token;
-const of = { event: rel('event', event) };
-const paid = await create(
-  app,
-  token,
-  'tickets',
-  'ticket',
-  ticketAttributes({ name: 'Paid', type: 'paid', price: 20 }),
-  of,
-);
-const cheap = await create(
-  app,
-  token,
-  'tickets',
-  'ticket',
-  ticketAttributes({ name: 'Cheap', type: 'paid', price: 3 }),
-  of,
-);
-const free = await create(app, token, 'tickets', 'ticket', ticketAttributes({ name: 'Free' }), of);
-const foreign = await create(
-  app,
-  token,
-  'tickets',
-  'ticket',
-  ticketAttributes({ name: 'Elsewhere', type: 'paid', price: 50 }),
-  {
-    event: rel('event', otherEvent),
-  },
-);
+const paid = await createTicket(app, token, event, { name: 'Paid', type: 'paid', price: 20 });
+const cheap = await createTicket(app, token, event, { name: 'Cheap', type: 'paid', price: 3 });
+const free = await createTicket(app, token, event, { name: 'Free' });
+const foreign = await createTicket(app, token, otherEvent, { name: 'Elsewhere', type: 'paid', price: 50 });
 const organizer = frontEnd(base, cast.organizer.token);
 
 let id = '';

@@ -6,36 +6,24 @@
 import t from 'tap';
 import { buildTestApp } from '../helpers/app.js';
 import { createCast } from '../helpers/events.js';
-import { FRONTEND_ORIGIN, listening } from '../helpers/front-end-client.js';
-import { EVENT_NAME, printedEvent, setStatus } from '../helpers/order-documents.js';
+import { listening } from '../helpers/front-end-client.js';
+import { download, EVENT_NAME, printedOrder } from '../helpers/order-documents.js';
 import { readPdf } from '../helpers/pdf.js';
 
 const { app } = await buildTestApp(t);
 const base = await listening(app);
 const cast = await createCast(app);
-const printed = await printedEvent(app, cast);
-const order = await printed.order([
-  ['vip', 'Ada', 'ada@example.org'],
-  ['free', 'Grace', 'grace@example.org'],
-]);
-await setStatus(app, order.order.id, 'placed');
-
-const downloadFile = async (path: string, token: string) => {
-  const res = await fetch(`${base}/v1${path}`, {
-    headers: { Origin: FRONTEND_ORIGIN, Accept: 'application/vnd.api+json', Authorization: `JWT ${token}` },
-  });
-  return { status: res.status, headers: res.headers, bytes: Buffer.from(await (await res.blob()).arrayBuffer()) };
-};
+const order = await printedOrder(app, cast, 'placed');
 
 t.test(
   "downloadTicketForAttendee: one holder's ticket with its QR code, for the buyer and the organizers",
   async (t) => {
     for (const [i, holder] of order.holders.entries()) {
       for (const token of [order.buyer.token, cast.organizer.token]) {
-        const res = await downloadFile(`/orders/attendees/${holder.id}.pdf`, token);
+        const res = await download(base, `/v1/orders/attendees/${holder.id}.pdf`, token);
         t.equal(res.status, 200);
-        t.equal(res.headers.get('content-type'), 'application/pdf');
-        t.equal(res.headers.get('access-control-allow-origin'), '*');
+        t.equal(res.headers['content-type'], 'application/pdf');
+        t.equal(res.headers['access-control-allow-origin'], '*');
         const pages = await readPdf(res.bytes);
         t.equal(pages.length, 1);
         t.equal(pages[0]!.qr, holder.identifier);
@@ -49,7 +37,7 @@ t.test(
 
 t.test('the holder of the ticket downloads their own, not the others', async (t) => {
   const [own, other] = order.holders;
-  t.equal((await downloadFile(`/orders/attendees/${own!.id}.pdf`, order.holderUser.token)).status, 200);
-  t.equal((await downloadFile(`/orders/attendees/${other!.id}.pdf`, order.holderUser.token)).status, 404);
-  t.equal((await downloadFile(`/orders/attendees/${other!.id}.pdf`, cast.other.token)).status, 404);
+  t.equal((await download(base, `/v1/orders/attendees/${own!.id}.pdf`, order.holderUser.token)).status, 200);
+  t.equal((await download(base, `/v1/orders/attendees/${other!.id}.pdf`, order.holderUser.token)).status, 404);
+  t.equal((await download(base, `/v1/orders/attendees/${other!.id}.pdf`, cast.other.token)).status, 404);
 });

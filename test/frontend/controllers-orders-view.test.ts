@@ -9,37 +9,20 @@
 import t from 'tap';
 import { buildTestApp } from '../helpers/app.js';
 import { createCast } from '../helpers/events.js';
-import { FRONTEND_ORIGIN, listening } from '../helpers/front-end-client.js';
-import { EVENT_NAME, printedEvent, setStatus } from '../helpers/order-documents.js';
+import { listening } from '../helpers/front-end-client.js';
+import { download, EVENT_NAME, printedOrder } from '../helpers/order-documents.js';
 import { readPdf } from '../helpers/pdf.js';
 
 const { app } = await buildTestApp(t);
 const base = await listening(app);
 const cast = await createCast(app);
-const printed = await printedEvent(app, cast);
-const order = await printed.order([
-  ['vip', 'Ada', 'ada@example.org'],
-  ['free', 'Grace', 'grace@example.org'],
-]);
-await setStatus(app, order.order.id, 'completed');
-
-/** loader.downloadFile: the adapter's headers but Content-Type, from the front end's origin; the body as a blob. */
-async function downloadFile(path: string, token?: string) {
-  const res = await fetch(`${base}/v1${path}`, {
-    headers: {
-      Origin: FRONTEND_ORIGIN,
-      Accept: 'application/vnd.api+json',
-      ...(token ? { Authorization: `JWT ${token}` } : {}),
-    },
-  });
-  return { status: res.status, headers: res.headers, bytes: Buffer.from(await (await res.blob()).arrayBuffer()) };
-}
+const order = await printedOrder(app, cast, 'completed');
 
 t.test('downloadInvoice: the invoice PDF, readable by the front end', async (t) => {
-  const res = await downloadFile(`/orders/invoices/${order.order.identifier}`, order.buyer.token);
+  const res = await download(base, `/v1/orders/invoices/${order.order.identifier}`, order.buyer.token);
   t.equal(res.status, 200);
-  t.equal(res.headers.get('content-type'), 'application/pdf');
-  t.equal(res.headers.get('access-control-allow-origin'), '*', 'the blob is readable from any origin (CORS_ORIGINS)');
+  t.equal(res.headers['content-type'], 'application/pdf');
+  t.equal(res.headers['access-control-allow-origin'], '*', 'the blob is readable from any origin (CORS_ORIGINS)');
   const [page] = await readPdf(res.bytes);
   t.match(page!.text, 'Invoice');
   t.match(page!.text, `Ticket: VIP for ${EVENT_NAME}`);
@@ -47,10 +30,10 @@ t.test('downloadInvoice: the invoice PDF, readable by the front end', async (t) 
 });
 
 t.test('downloadTickets: every ticket of the order, each QR code its holder', async (t) => {
-  const res = await downloadFile(`/tickets/${order.order.identifier}`, order.buyer.token);
+  const res = await download(base, `/v1/tickets/${order.order.identifier}`, order.buyer.token);
   t.equal(res.status, 200);
-  t.equal(res.headers.get('content-type'), 'application/pdf');
-  t.equal(res.headers.get('access-control-allow-origin'), '*');
+  t.equal(res.headers['content-type'], 'application/pdf');
+  t.equal(res.headers['access-control-allow-origin'], '*');
   const pages = await readPdf(res.bytes);
   t.same(
     pages.map((p) => p.qr),
@@ -61,8 +44,8 @@ t.test('downloadTickets: every ticket of the order, each QR code its holder', as
 });
 
 t.test("the organizer's copy, and nothing for a stranger (the page's catch shows an error)", async (t) => {
-  t.equal((await downloadFile(`/tickets/${order.order.identifier}`, cast.organizer.token)).status, 200);
-  const stranger = await downloadFile(`/orders/invoices/${order.order.identifier}`, cast.other.token);
+  t.equal((await download(base, `/v1/tickets/${order.order.identifier}`, cast.organizer.token)).status, 200);
+  const stranger = await download(base, `/v1/orders/invoices/${order.order.identifier}`, cast.other.token);
   t.equal(stranger.status, 404);
   t.equal(JSON.parse(stranger.bytes.toString()).errors[0].status, '404');
 });

@@ -14,71 +14,64 @@ const startOfDay = (offsetDays = 0) => {
 
 const linkage = (type: string, ids: string[]) => ({ data: ids.map((id) => ({ type, id })) });
 
-export function discountCodeDocument(o: {
+/** What the create and edit pages send of a code: its event, marketer and tickets; attributes over the defaults. */
+export interface CodeInput {
   event: string;
   marketer: string;
   tickets: string[];
   attributes?: Record<string, unknown>;
   id?: string;
-}) {
-  return {
-    data: {
-      ...(o.id ? { id: o.id } : {}),
-      type: 'discount-code',
-      attributes: {
-        code: 'EARLY_BIRD',
-        type: 'amount',
-        value: 5,
-        'tickets-number': 10,
-        'min-quantity': 1,
-        'max-quantity': 1,
-        'valid-from': startOfDay(0),
-        'discount-url': 'https://eventyay.example.org/e/abcdef?code=EARLY_BIRD',
-        'valid-till': startOfDay(30),
-        'used-for': 'ticket',
-        'is-active': true,
-        'created-at': null,
-        ...o.attributes,
-      },
-      relationships: {
-        event: { data: { type: 'event', id: o.event } },
-        marketer: { data: { type: 'user', id: o.marketer } },
-        tickets: linkage('ticket', o.tickets),
-      },
-    },
-  };
 }
 
-export function accessCodeDocument(o: {
-  event: string;
-  marketer: string;
-  tickets: string[];
-  attributes?: Record<string, unknown>;
-  id?: string;
-}) {
-  return {
-    data: {
-      ...(o.id ? { id: o.id } : {}),
-      type: 'access-code',
-      attributes: {
-        code: 'CREW',
-        'access-url': 'https://eventyay.example.org/e/abcdef?code=CREW',
-        'is-active': true,
-        'tickets-number': 10,
-        'min-quantity': 1,
-        'max-quantity': 1,
-        'valid-from': startOfDay(0),
-        'valid-till': startOfDay(7),
-        ...o.attributes,
-      },
-      relationships: {
-        event: { data: { type: 'event', id: o.event } },
-        marketer: { data: { type: 'user', id: o.marketer } },
-        tickets: linkage('ticket', o.tickets),
-      },
+/** A code's document: the create route's `defaults` with `o.attributes` over them, and its linkage. */
+const codeDocument = (type: string, defaults: Record<string, unknown>, o: CodeInput) => ({
+  data: {
+    ...(o.id ? { id: o.id } : {}),
+    type,
+    attributes: { ...defaults, ...o.attributes },
+    relationships: {
+      event: { data: { type: 'event', id: o.event } },
+      marketer: { data: { type: 'user', id: o.marketer } },
+      tickets: linkage('ticket', o.tickets),
     },
-  };
-}
+  },
+});
+
+export const discountCodeDocument = (o: CodeInput) =>
+  codeDocument(
+    'discount-code',
+    {
+      code: 'EARLY_BIRD',
+      type: 'amount',
+      value: 5,
+      'tickets-number': 10,
+      'min-quantity': 1,
+      'max-quantity': 1,
+      'valid-from': startOfDay(0),
+      'discount-url': 'https://eventyay.example.org/e/abcdef?code=EARLY_BIRD',
+      'valid-till': startOfDay(30),
+      'used-for': 'ticket',
+      'is-active': true,
+      'created-at': null,
+    },
+    o,
+  );
+
+export const accessCodeDocument = (o: CodeInput) =>
+  codeDocument(
+    'access-code',
+    {
+      code: 'CREW',
+      'access-url': 'https://eventyay.example.org/e/abcdef?code=CREW',
+      'is-active': true,
+      'tickets-number': 10,
+      'min-quantity': 1,
+      'max-quantity': 1,
+      'valid-from': startOfDay(0),
+      'valid-till': startOfDay(7),
+    },
+    o,
+  );
 
 /** A discount code's attributes as a test seeds them (no relationships). */
 export const startOf = startOfDay;

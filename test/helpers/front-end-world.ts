@@ -8,7 +8,8 @@
 import type { FastifyInstance } from 'fastify';
 import { call } from './app.js';
 import { create, createEvent, fillEvent, rel, type Cast } from './events.js';
-import { attendeeAttributes, speakersCallAttributes, ticketAttributes } from './ticket-bodies.js';
+import { attendeeAttributes, speakersCallAttributes } from './ticket-bodies.js';
+import { createTicket } from './tickets.js';
 import { seedUser, type TestUser } from './users.js';
 
 /** Every state a session may be in (the reference's app/models/session.py and the front end's session lists). */
@@ -185,15 +186,8 @@ export async function seedFrontEndWorld(app: FastifyInstance): Promise<FrontEndW
 
   const call_ = speakersCallAttributes({ 'ends-at': '2030-04-01T00:00:00Z' });
   await create(app, token, 'speakers-calls', 'speakers-call', call_, of);
-  const ticket = await create(app, token, 'tickets', 'ticket', ticketAttributes({ name: 'Standard' }), of);
-  const supporter = await create(
-    app,
-    token,
-    'tickets',
-    'ticket',
-    ticketAttributes({ name: 'Supporter', type: 'paid', price: 25 }),
-    of,
-  );
+  const ticket = await createTicket(app, token, pub.id, { name: 'Standard' });
+  const supporter = await createTicket(app, token, pub.id, { name: 'Supporter', type: 'paid', price: 25 });
   // The codes the discount-code and access-code edit pages open.
   const discountCode = await create(
     app,

@@ -4,9 +4,12 @@
  * order's amount and billing details are written in the database as the checkout leaves them: these tests are about
  * what the documents show of an order, not how the checkout makes it (test/orders/).
  */
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { type Cast, create, createEvent, rel } from './events.js';
-import { taxAttributes, ticketAttributes } from './ticket-bodies.js';
+import { FRONTEND_ORIGIN } from './front-end-client.js';
+import { taxAttributes } from './ticket-bodies.js';
+import { createTicket } from './tickets.js';
 import { seedUser, type TestUser } from './users.js';
 
 export interface PrintedOrder {
@@ -26,15 +29,8 @@ export async function printedEvent(app: FastifyInstance, cast: Cast) {
   const event = await createEvent(app, cast, EVENT_NAME, 'published');
   const of = { event: rel('event', event.id) };
   const token = cast.owner.token;
-  const vip = await create(
-    app,
-    token,
-    'tickets',
-    'ticket',
-    ticketAttributes({ name: 'VIP', type: 'paid', price: 100 }),
-    of,
-  );
-  const free = await create(app, token, 'tickets', 'ticket', ticketAttributes({ name: 'Community' }), of);
+  const vip = await createTicket(app, token, event.id, { name: 'VIP', type: 'paid', price: 100 });
+  const free = await createTicket(app, token, event.id, { name: 'Community' });
   await create(
     app,
     token,
@@ -83,6 +79,19 @@ export async function printedEvent(app: FastifyInstance, cast: Cast) {
 }
 
 /**
+ * A new printed event's order of two holders, Ada Tester with the VIP ticket (ada@example.org) and Grace Tester with
+ * the free one (grace@example.org), set to `status`: the order the front end's order pages open.
+ */
+export async function printedOrder(app: FastifyInstance, cast: Cast, status: string) {
+  const order = await (await printedEvent(app, cast)).order([
+    ['vip', 'Ada', 'ada@example.org'],
+    ['free', 'Grace', 'grace@example.org'],
+  ]);
+  await setStatus(app, order.order.id, status);
+  return order;
+}
+
+/**
  * Sets the order's status in the database: which transitions the API allows, and what they send, is the order state
  * machine's business (test/orders/); these tests need orders in each status.
  */
@@ -91,12 +100,26 @@ export async function setStatus(app: FastifyInstance, id: string, status: string
     completed_at = case when ${status} = 'completed' then now() end where id = ${Number(id)}`;
 }
 
-/** GET of a PDF route as the front end's loader.downloadFile sends it (the adapter's headers and token). */
-export async function download(app: FastifyInstance, url: string, token?: string) {
-  const res = await app.inject({
-    method: 'GET',
-    url,
-    headers: { accept: 'application/vnd.api+json', ...(token ? { authorization: `JWT ${token}` } : {}) },
-  });
+export interface Download {
+  status: number;
+  /** Lower-case names. */
+  headers: OutgoingHttpHeaders;
+  bytes: Buffer;
+  body: string;
+}
+
+/**
+ * GET of a PDF route as the front end's loader.downloadFile sends it (app/services/loader.ts:201-225: the adapter's
+ * Accept and token, no Content-Type): through `app.inject`, or, given the base URL of the app listening, over HTTP
+ * as the browser's XMLHttpRequest sends it, from the front end's origin, the answer read as a blob.
+ */
+export async function download(via: FastifyInstance | string, url: string, token?: string): Promise<Download> {
+  const headers = { accept: 'application/vnd.api+json', ...(token ? { authorization: `JWT ${token}` } : {}) };
+  if (typeof via === 'string') {
+    const res = await fetch(`${via}${url}`, { headers: { origin: FRONTEND_ORIGIN, ...headers } });
+    const bytes = Buffer.from(await (await res.blob()).arrayBuffer());
+    return { status: res.status, headers: Object.fromEntries(res.headers), bytes, body: bytes.toString() };
+  }
+  const res = await via.inject({ method: 'GET', url, headers });
   return { status: res.statusCode, headers: res.headers, bytes: res.rawPayload, body: res.body };
 }

@@ -6,9 +6,9 @@
  */
 import t from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
-import { buildWorld, create, expectRefused, rel, snapshotOf, type RefusedCase } from '../helpers/events.js';
+import { buildWorld, expectRefused, rel, snapshotOf, type RefusedCase } from '../helpers/events.js';
 import { sellTickets } from '../helpers/orders.js';
-import { ticketAttributes } from '../helpers/ticket-bodies.js';
+import { createTicket } from '../helpers/tickets.js';
 import { seedUser } from '../helpers/users.js';
 
 interface Input {
@@ -23,14 +23,13 @@ const { app } = await buildTestApp(t);
 const world = await buildWorld(app);
 const organizer = world.cast.organizer;
 const pub = world.published.event;
-const paid = await create(
-  app,
-  organizer.token,
-  'tickets',
-  'ticket',
-  ticketAttributes({ name: 'Door', type: 'paid', price: 20, quantity: 3, 'max-order': 3 }),
-  { event: rel('event', pub) },
-);
+const paid = await createTicket(app, organizer.token, pub, {
+  name: 'Door',
+  type: 'paid',
+  price: 20,
+  quantity: 3,
+  'max-order': 3,
+});
 const buyer = await seedUser(app);
 const open = await sellTickets(app, { buyer, organizerToken: organizer.token, ticketId: paid, status: 'initializing' });
 const snapshot = snapshotOf(app, ['orders', 'attendees']);

@@ -211,20 +211,22 @@ t.test('other write routes of the event service x callers', async (t) => {
     };
     const eventCode = () =>
       document('discount-code', { code: `E${next()}`, type: 'percent', value: 5, 'used-for': 'event' });
+    /** What both kinds of code take alike: deleting one (a new one) and writing its event and tickets linkage. */
+    const codeCells = (path: string, newCode: () => { document: unknown }, ticket: string): Record<string, Recipe> => ({
+      [`DELETE /v1/${path}/{id}`]: async () => ({ path: `/v1/${path}/${await made(path, newCode())}` }),
+      [`PATCH /v1/${path}/{id}/relationships/event`]: () => toOne('event', p.event),
+      [`PATCH /v1/${path}/{id}/relationships/tickets`]: () => linkage('ticket', ticket),
+      [`POST /v1/${path}/{id}/relationships/tickets`]: () => linkage('ticket', ticket),
+      [`DELETE /v1/${path}/{id}/relationships/tickets`]: async () => ({
+        path: `/v1/${path}/${await made(path, newCode())}/relationships/tickets`,
+        ...linkage('ticket', ticket),
+      }),
+    });
     return {
       'POST /v1/discount-codes': () => discount(),
       'POST /v1/discount-codes [used-for: event]': eventCode,
       'PATCH /v1/discount-codes/{id}': () => update('discount-code', codes.discount, { value: 2 }),
-      'DELETE /v1/discount-codes/{id}': async () => ({
-        path: `/v1/discount-codes/${await made('discount-codes', discount())}`,
-      }),
-      'PATCH /v1/discount-codes/{id}/relationships/event': () => toOne('event', p.event),
-      'PATCH /v1/discount-codes/{id}/relationships/tickets': () => linkage('ticket', codes.paidTicket),
-      'POST /v1/discount-codes/{id}/relationships/tickets': () => linkage('ticket', codes.paidTicket),
-      'DELETE /v1/discount-codes/{id}/relationships/tickets': async () => ({
-        path: `/v1/discount-codes/${await made('discount-codes', discount())}/relationships/tickets`,
-        ...linkage('ticket', codes.paidTicket),
-      }),
+      ...codeCells('discount-codes', discount, codes.paidTicket),
       'PATCH /v1/discount-codes/{id}/relationships/events': () => ({
         path: `/v1/discount-codes/${codes.eventCode}/relationships/events`,
         ...linkage('event', w.bazaar),
@@ -239,16 +241,7 @@ t.test('other write routes of the event service x callers', async (t) => {
       }),
       'POST /v1/access-codes': access,
       'PATCH /v1/access-codes/{id}': () => update('access-code', codes.access, { 'max-quantity': 50 }),
-      'DELETE /v1/access-codes/{id}': async () => ({
-        path: `/v1/access-codes/${await made('access-codes', access())}`,
-      }),
-      'PATCH /v1/access-codes/{id}/relationships/event': () => toOne('event', p.event),
-      'PATCH /v1/access-codes/{id}/relationships/tickets': () => linkage('ticket', codes.hiddenTicket),
-      'POST /v1/access-codes/{id}/relationships/tickets': () => linkage('ticket', codes.hiddenTicket),
-      'DELETE /v1/access-codes/{id}/relationships/tickets': async () => ({
-        path: `/v1/access-codes/${await made('access-codes', access())}/relationships/tickets`,
-        ...linkage('ticket', codes.hiddenTicket),
-      }),
+      ...codeCells('access-codes', access, codes.hiddenTicket),
     };
   };
   const RECIPES: Record<string, Recipe> = {
