@@ -22,6 +22,12 @@ export const FRONT_END_BUILD = resolve(
   '../shared/open-event-frontend/dist.tar.xz',
 );
 const BAKED_ORIGIN = 'http://127.0.0.1:3103';
+/**
+ * How often a wait re-checks the page. Playwright's default re-checks on each animation frame, and a tab that
+ * paints no frame (under load, beside other tabs) never re-checks: a CI run's login waited 45 s on a page that had
+ * long left the login form.
+ */
+const POLL_MS = 200;
 
 /**
  * The front end's own noise on every run (the shared README): the rich-text editor library in headless
@@ -248,6 +254,7 @@ export class FrontEndTab {
   async formReady(selector = '.ui.form'): Promise<void> {
     await this.page.waitForFunction((s) => Boolean((window as any).$?.(s).first().data('moduleForm')), selector, {
       timeout: 15000,
+      polling: POLL_MS,
     });
   }
 
@@ -264,7 +271,7 @@ export class FrontEndTab {
     // The app then loads the account and moves on; on a loaded 2-core CI machine (two walks, another browser
     // test beside) that once took over 15 s.
     await this.page
-      .waitForFunction(() => !location.pathname.startsWith('/login'), undefined, { timeout: 45000 })
+      .waitForFunction(() => !location.pathname.startsWith('/login'), undefined, { timeout: 45000, polling: POLL_MS })
       .catch(async () => {
         const shown = await this.page.locator('.ui.negative.message').allTextContents();
         throw new Error(
