@@ -72,6 +72,3 @@ export const accessCodeDocument = (o: CodeInput) =>
     },
     o,
   );
-
-/** A discount code's attributes as a test seeds them (no relationships). */
-export const startOf = startOfDay;
