@@ -147,6 +147,46 @@ t.test('POST /v1/events: the creator owns the event, which gets an 8-char identi
   expectError(t, fixed, 422, { pointer: '/data/attributes/identifier' });
 });
 
+t.test("a new event starts with the attendee form's email field, as the front end's order page reads it", async (t) => {
+  const id = await create(app, cast.other.token, 'events', 'event', eventAttributes('Forms', 'draft'));
+  // app/routes/orders/new.js: the event's attendee fields, every one, by id.
+  const filter = encodeURIComponent(JSON.stringify([{ name: 'form', op: 'eq', val: 'attendee' }]));
+  const res = await call(app, {
+    url: `/v1/events/${id}/custom-forms?filter=${filter}&page[size]=0&sort=id`,
+    token: cast.other.token,
+  });
+  assertDocument(t, res, 200);
+  t.equal(res.body.meta.count, 1);
+  t.match(res.body.data[0].attributes, {
+    form: 'attendee',
+    'field-identifier': 'email',
+    type: 'email',
+    name: 'Email',
+    'is-required': true,
+    'is-included': true,
+    'is-fixed': true,
+    'is-public': false,
+    'is-complex': false,
+    position: 0,
+  });
+  t.same(res.body.data[0].relationships.event.data, { type: 'event', id });
+  const all = await call(app, { url: `/v1/events/${id}/custom-forms?page[size]=0`, token: cast.other.token });
+  t.equal(all.body.meta.count, 1, 'no session or speaker fields');
+
+  const forms = async () => (await app.sql`select count(*)::int as n from custom_forms`)[0]!.n as number;
+  const before = await forms();
+  const refused = await call(app, {
+    method: 'POST',
+    url: '/v1/events',
+    token: cast.other.token,
+    body: {
+      data: { type: 'event', attributes: { ...eventAttributes('Backwards'), 'ends-at': '2030-04-01T09:00:00Z' } },
+    },
+  });
+  expectError(t, refused, 422, { pointer: '/data/attributes/ends-at' });
+  t.equal(await forms(), before, 'a refused event leaves no form behind');
+});
+
 t.test('every event path takes the id or the identifier', async (t) => {
   const token = cast.owner.token;
   const byId = await call(app, { url: `/v1/events/${pub.event}`, token });
@@ -176,7 +216,8 @@ t.test('every event path takes the id or the identifier', async (t) => {
     const b = await call(app, { url: `/v1/events/${pub.identifier}/${list}`, token });
     t.equal(b.status, 200, `${list} by identifier`);
     t.same(b.body, a.body, `${list}: the same list`);
-    t.equal(b.body.meta.count, 1, `${list}: the event's one record`);
+    // Custom forms: the test's field and the attendee email field every new event starts with.
+    t.equal(b.body.meta.count, list === 'custom-forms' ? 2 : 1, `${list}: the event's one record`);
   }
   for (const one of ['event-copyright', 'event-topic', 'owner']) {
     const b = await call(app, { url: `/v1/events/${pub.identifier}/${one}`, token });

@@ -130,12 +130,12 @@ export async function seedFrontEndWorld(app: FastifyInstance): Promise<FrontEndW
     of,
   );
 
-  // The attendee form's fields: the reference's compulsory email (app/api/helpers/events.py) and the names, all
-  // included and required as an organizer sets them in the attendee form (app/mixins/custom-form.js names them).
+  // The attendee form's fields: the compulsory email every new event has (default-forms.ts, as the reference's
+  // app/api/helpers/events.py) and the names, included and required as an organizer sets them in the attendee form
+  // (app/mixins/custom-form.js names them).
   for (const [field, type] of [
     ['firstname', 'text'],
     ['lastname', 'text'],
-    ['email', 'email'],
   ])
     await create(
       app,

@@ -532,6 +532,11 @@ t.test('export with all flags, download, import, and the new event equals the ol
     t.equal(news.length, olds.length, `${path}: as many records`);
     olds.forEach((o, i) => map.set(`${o.type}:${o.id}`, news[i]!.id));
   }
+  // The source starts with the attendee email field of every new event; the import brings it, and adds no other.
+  const emailFields = (forms: Doc[]) =>
+    forms.filter((f) => f.attributes.form === 'attendee' && f.attributes['field-identifier'] === 'email').length;
+  t.equal(emailFields(before.lists['custom-forms']!), 1, "the source's default attendee email field");
+  t.equal(emailFields(after.lists['custom-forms']!), 1, 'imported once, not doubled by a default');
   const mapped = (type: string, ids: string | string[] | null) =>
     Array.isArray(ids)
       ? ids.map((id) => map.get(`${type}:${id}`)!).sort((a, b) => Number(a) - Number(b))

@@ -29,6 +29,7 @@ import { checkPeriod } from '../period.js';
 
 import { scheduleUrl } from '../../schedule/urls.js';
 import { checkDocumentLinks, eventOptions } from './options.js';
+import { createDefaultForms } from './default-forms.js';
 import { eventPolicy } from './policy.js';
 import { requireRole } from './access.js';
 
@@ -303,6 +304,7 @@ export const eventResource = defineResource({
       checkPeriod(values);
       checkDocumentLinks(values);
     },
+    afterCreate: (ctx, row) => createDefaultForms(ctx, row.id as number),
     beforeUpdate(_ctx, row, values) {
       checkPeriod(values, row);
       checkDocumentLinks(values, row);
