@@ -1,12 +1,12 @@
 /**
  * The administrators' sales reports that are no table's records: by location (events grouped by their
- * location name), by marketer (the makers of the discount codes that lowered orders), and discounted sales, whose
- * list stays empty for now. The other reports are resources (index.ts).
+ * location name), by marketer (the makers of the discount codes that lowered orders), and discounted sales (each
+ * event, discount code and marketer of such orders). The other reports are resources (index.ts).
  */
 import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { events, orders, users } from '../../../db/schema/index.js';
+import { discountCodes, events, orders, users } from '../../../db/schema/index.js';
 import { requireStaff } from '../../auth/caller.js';
 import { Nullable, computedListRoute, type ComputedList } from '../../jsonapi/index.js';
 import { SalesSummary, salesSummary } from './figures.js';
@@ -88,8 +88,11 @@ const reports: ComputedList[] = [
       'admin-sales-discounted',
       'AdminSalesDiscounted',
       'Discounted sales',
-      'Each event, discount code and marketer of discounted orders, with their sums by status. Discount codes ' +
-        'come with issue #41: the list is empty.',
+      'Each live event, discount code and marketer of live orders that a discount code lowered (the marketer is ' +
+        "the code's maker), with the amounts and ticket holders of those orders that are placed, completed or " +
+        "pending; by event, code and marketer. The id is the event's, the code's and the marketer's ids joined " +
+        'by dashes. A deleted code still lists the sales it made. The reference listed such a row once per order ' +
+        'and summed its amounts once per ticket line; this lists each once, summing each order once.',
     ),
     attributes: {
       code: Type.String({ description: 'the discount code' }),
@@ -98,7 +101,32 @@ const reports: ComputedList[] = [
       'payment-currency': Nullable(Type.String()),
       sales: SalesSummary,
     },
-    rows: async () => [],
+    async rows(app) {
+      const found = await app.db.execute<{
+        id: string;
+        code: string;
+        email: string;
+        name: string;
+        currency: string | null;
+        sales: object;
+      }>(sql`
+        select concat_ws('-', sold.event_id, sold.code_id, sold.marketer_id) as id, ${discountCodes.code} as code,
+          ${users.email} as email, ${events.name} as name, ${events.paymentCurrency} as currency,
+          ${salesSummary(sql`${orders.eventId} = sold.event_id and ${orders.discountCodeId} = sold.code_id
+            and ${orders.marketerId} = sold.marketer_id`)} as sales
+        from (select distinct ${orders.eventId} as event_id, ${orders.discountCodeId} as code_id,
+            ${orders.marketerId} as marketer_id
+          from ${orders} where ${orders.deletedAt} is null and ${orders.discountCodeId} is not null
+            and ${orders.marketerId} is not null) sold
+        join ${events} on ${events.id} = sold.event_id and ${events.deletedAt} is null
+        join ${discountCodes} on ${discountCodes.id} = sold.code_id
+        join ${users} on ${users.id} = sold.marketer_id and ${users.deletedAt} is null
+        order by sold.event_id, sold.code_id, sold.marketer_id`);
+      return found.map(({ id, code, email, name, currency, sales }) => ({
+        id,
+        attributes: { code, email, 'event-name': name, 'payment-currency': currency, sales },
+      }));
+    },
   },
 ];
 
