@@ -1,8 +1,8 @@
 /**
  * The order confirmation mails, as the reference's send_email_to_attendees (app/api/helpers/mail.py): the buyer's,
  * with every ticket of the order as a PDF and, for an order that costs something, the invoice; and one to each other
- * ticket holder's address, with the tickets of that address only. Sent by a job, queued in the transaction that
- * places or completes the order (or after it commits).
+ * ticket holder's address, with the tickets of that address only; and the organizers' (organizer-mail.ts). Sent by a
+ * job, queued in the transaction that places or completes the order (or after it commits).
  */
 import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -12,6 +12,7 @@ import type { OutgoingMail } from '../../../../plugins/mailer.js';
 import { cents } from '../invoice-amounts.js';
 import { invoiceNumber, invoicePdf } from './invoice-pdf.js';
 import { type Holder, ISSUED, loadOrderDocument, type OrderDocument } from './load.js';
+import { eventStaff, ORGANIZER, organizerMails } from './organizer-mail.js';
 import { inZone, money } from './pdf.js';
 import { ticketsPdf } from './ticket-pdf.js';
 
@@ -104,8 +105,8 @@ export async function confirmationMails(data: OrderDocument, frontend: string): 
 }
 
 /**
- * Runs one confirmation job: the mails of the order if it is still placed or completed, each address that has no
- * such mail of this order since the job was asked for.
+ * Runs one confirmation job: the mails of the order if it is still placed or completed (the buyer's, the holders',
+ * the organizers'), each that no address has had of this order since the job was asked for.
  */
 export async function deliverOrderConfirmation(
   app: FastifyInstance,
@@ -119,17 +120,20 @@ export async function deliverOrderConfirmation(
   if (!data || !ISSUED.includes(data.order.status)) return;
   const frontend = (site?.frontendUrl ?? options.publicUrl).replace(/\/+$/, '');
   const sent = await app.db
-    .select({ recipient: mails.recipient })
+    .select({ action: mails.action, recipient: mails.recipient })
     .from(mails)
     .where(
       and(
-        inArray(mails.action, [BUYER, HOLDER]),
+        inArray(mails.action, [BUYER, HOLDER, ORGANIZER]),
         gte(mails.createdAt, new Date(job.requestedAt)),
         sql`position(${`(${invoiceNumber(data.order)})`} in ${mails.subject}) > 0`,
       ),
     );
-  const done = new Set(sent.map((m) => m.recipient.toLowerCase()));
-  for (const mail of await confirmationMails(data, frontend)) {
-    if (!done.has(mail.to.address.toLowerCase())) await app.mailer.send(mail);
+  // By action too: an organizer who bought the order gets the buyer's mail and the organizers'.
+  const key = (action: string, address: string) => `${action} ${address.toLowerCase()}`;
+  const done = new Set(sent.map((m) => key(m.action, m.recipient)));
+  const staff = await eventStaff(app.db, data.order.eventId);
+  for (const mail of [...(await confirmationMails(data, frontend)), ...organizerMails(data, staff, frontend)]) {
+    if (!done.has(key(mail.action, mail.to.address))) await app.mailer.send(mail);
   }
 }
