@@ -3,14 +3,15 @@
  * scanner see them, who may download them, and which orders have them.
  */
 import t from 'tap';
-import { assertError, buildTestApp } from '../helpers/app.js';
+import { assertError, buildTestApp, call } from '../helpers/app.js';
 import { createCast, tokenOf, type RoleName } from '../helpers/events.js';
 import { download, EVENT_NAME, printedEvent, setStatus } from '../helpers/order-documents.js';
 import { readPdf } from '../helpers/pdf.js';
 import { seedUser } from '../helpers/users.js';
 import { orderAmounts } from '../../src/resources/orders/invoice-amounts.js';
 
-const { app } = await buildTestApp(t);
+const PUBLIC_URL = 'https://tickets.example.org';
+const { app } = await buildTestApp(t, { PUBLIC_URL });
 const cast = await createCast(app);
 await app.sql`update settings set app_name = 'Eventyay' where id = 1`;
 const printed = await printedEvent(app, cast);
@@ -185,6 +186,83 @@ t.test('only placed and completed orders have tickets and an invoice', async (t)
   await setStatus(app, open.order.id, 'completed');
   for (const url of urls) t.equal((await download(app, url, open.buyer.token)).status, 200, `completed: ${url}`);
 });
+
+t.test(
+  "the order's tickets-pdf-url and its holders' pdf-url: absolute, while the PDFs can be downloaded",
+  async (t) => {
+    const order = await printed.order([
+      ['vip', 'Link', 'link@example.org'],
+      ['free', 'Zelda', 'zelda@example.org'],
+    ]);
+    const { identifier } = order.order;
+    const ticketsUrl = `${PUBLIC_URL}/v1/orders/${identifier}/tickets-pdf`;
+    const holderUrls = order.holders.map((h) => `${PUBLIC_URL}/v1/orders/attendees/${h.id}.pdf`);
+    const read = async (token = order.buyer.token) => {
+      const res = await call(app, { url: `/v1/orders/${identifier}?include=attendees`, token });
+      t.equal(res.status, 200);
+      return {
+        tickets: res.body.data.attributes['tickets-pdf-url'] as string | null,
+        holders: (res.body.included as { id: string; attributes: Record<string, unknown> }[])
+          .sort((a, b) => Number(a.id) - Number(b.id))
+          .map((a) => a.attributes['pdf-url']),
+      };
+    };
+    t.same(await read(), { tickets: null, holders: [null, null] }, 'initializing: nothing to download yet');
+    for (const status of ['pending', 'cancelled', 'expired']) {
+      await setStatus(app, order.order.id, status);
+      t.same(await read(), { tickets: null, holders: [null, null] }, `${status}: none`);
+    }
+    for (const status of ['placed', 'completed']) {
+      await setStatus(app, order.order.id, status);
+      t.same(await read(), { tickets: ticketsUrl, holders: holderUrls }, `${status}: the download routes`);
+    }
+    t.same(await read(cast.organizer.token), { tickets: ticketsUrl, holders: holderUrls }, 'the organizers read them');
+    const one = await call(app, { url: `/v1/attendees/${order.holders[1]!.id}`, token: order.buyer.token });
+    t.equal(one.body.data.attributes['pdf-url'], holderUrls[1], 'an attendee read on its own');
+    const listed = await call(app, {
+      url: `/v1/events/${printed.event.id}/orders?page[size]=0`,
+      token: cast.owner.token,
+    });
+    const inList = listed.body.data.find((o: { id: string }) => o.id === order.order.id);
+    t.equal(inList.attributes['tickets-pdf-url'], ticketsUrl, "in the event's list of orders too");
+
+    // Each URL is the route that serves the PDF.
+    for (const url of [ticketsUrl, ...holderUrls]) {
+      const res = await download(app, url.slice(PUBLIC_URL.length), order.buyer.token);
+      t.equal(res.status, 200, url);
+      t.equal(res.headers['content-type'], 'application/pdf');
+    }
+    // Sent back unchanged they are ignored, as every read-only member; anything else is refused.
+    const back = await call(app, {
+      method: 'PATCH',
+      url: `/v1/orders/${order.order.id}`,
+      token: cast.owner.token,
+      body: { data: { type: 'order', id: order.order.id, attributes: { 'tickets-pdf-url': ticketsUrl } } },
+    });
+    t.equal(back.status, 200, 'the value read, sent back');
+    const other = await call(app, {
+      method: 'PATCH',
+      url: `/v1/orders/${order.order.id}`,
+      token: cast.owner.token,
+      body: {
+        data: { type: 'order', id: order.order.id, attributes: { 'tickets-pdf-url': `${PUBLIC_URL}/elsewhere.pdf` } },
+      },
+    });
+    assertError(t, other, 422, { pointer: '/data/attributes/tickets-pdf-url' });
+
+    await app.sql`update attendees set deleted_at = now() where id = ${Number(order.holders[0]!.id)}`;
+    const trashed = await call(app, {
+      url: `/v1/attendees/${order.holders[0]!.id}?get_trashed=true`,
+      token: cast.admin.token,
+    });
+    t.equal(trashed.status, 200);
+    t.equal(trashed.body.data.attributes['pdf-url'], null, 'a deleted holder has none');
+    await app.sql`update orders set deleted_at = now() where id = ${Number(order.order.id)}`;
+    const gone = await call(app, { url: `/v1/orders/${order.order.id}?get_trashed=true`, token: cast.admin.token });
+    t.equal(gone.status, 200);
+    t.equal(gone.body.data.attributes['tickets-pdf-url'], null, 'a deleted order has none');
+  },
+);
 
 t.test('an order without ticket holders has an invoice but no tickets', async (t) => {
   const empty = await printed.order([]);

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
 import { attendees } from '../../../db/schema/index.js';
-import { DateTime, Email, Nullable, conflict, defineResource, type AttributeSpec } from '../../jsonapi/index.js';
+import { DateTime, Email, Nullable, Url, conflict, defineResource, type AttributeSpec } from '../../jsonapi/index.js';
 import { createdAt, deletedAt, eventOf, flexibleBoolean, optionalInteger, optionalText } from '../attributes.js';
+import { holderPdfUrl } from '../orders/documents/urls.js';
 import { isOpenOrder, recomputeOrder, takeTicket } from '../orders/holders.js';
 import { attendeePolicy } from './policy.js';
 import { checkTag } from './tag.js';
@@ -118,8 +119,14 @@ export const attendeeResource = defineResource({
       readOnly: true,
     },
     'pdf-url': {
-      column: 'pdfUrl',
-      schema: Nullable(Type.String({ description: 'the ticket as PDF, when generated' })),
+      select: holderPdfUrl,
+      schema: Nullable(
+        Url({
+          description:
+            'where the ticket is downloaded as PDF (GET /v1/orders/attendees/{id}.pdf) once its order is placed or ' +
+            'completed; null before',
+        }),
+      ),
       readOnly: true,
     },
     'created-at': createdAt,

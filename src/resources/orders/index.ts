@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { ORDER_STATUSES, orders, orderTickets, PAYMENT_MODES, type Attendee } from '../../../db/schema/index.js';
-import { DateTime, Email, Nullable, Text, defineResource, type AttributeSpec } from '../../jsonapi/index.js';
-import { choice, createdAt, deletedAt, derivedUrl, eventOf, flexibleBoolean, optionalText } from '../attributes.js';
+import { DateTime, Email, Nullable, Text, Url, defineResource, type AttributeSpec } from '../../jsonapi/index.js';
+import { choice, createdAt, deletedAt, eventOf, flexibleBoolean, optionalText } from '../attributes.js';
 import { sendOrderConfirmation } from './documents/confirmation.js';
+import { ticketsPdfUrl } from './documents/urls.js';
 import { releaseTickets } from './expiry.js';
 import { holdOnsite, isOnsite, onSiteTicketsAttribute, onsiteParameters, reserveOnsite } from './onsite.js';
 import { orderPolicy } from './policy.js';
@@ -116,7 +117,17 @@ export const orderResource = defineResource({
       ),
       readOnly: true,
     },
-    'tickets-pdf-url': { ...derivedUrl('ticketsPdfUrl', 'the tickets as PDF, once generated; set by the server') },
+    'tickets-pdf-url': {
+      select: ticketsPdfUrl,
+      schema: Nullable(
+        Url({
+          description:
+            'where the tickets are downloaded as PDF (GET /v1/orders/{identifier}/tickets-pdf) once the order is ' +
+            'placed or completed; null before',
+        }),
+      ),
+      readOnly: true,
+    },
     'completed-at': {
       column: 'completedAt',
       schema: Nullable(DateTime({ description: 'when the order became completed' })),
