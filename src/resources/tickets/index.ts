@@ -9,7 +9,15 @@ import {
   tickets,
 } from '../../../db/schema/index.js';
 import { isStaff } from '../../auth/caller.js';
-import { DateTime, Nullable, defineResource, type AttributeSpec, type Columns, type Ctx } from '../../jsonapi/index.js';
+import {
+  DateTime,
+  Nullable,
+  defineResource,
+  type AttributeSpec,
+  type Columns,
+  type Ctx,
+  type ToManySpec,
+} from '../../jsonapi/index.js';
 import {
   choice,
   deletedAt,
@@ -41,6 +49,21 @@ function ticketVisible(ctx: Ctx, t: Columns) {
 }
 
 const records = eventRecordPolicy();
+
+/** A read-only list of the ticket's records through a link table, for the event's organizers and coorganizers only. */
+const forTheTeam = (
+  type: string,
+  table: NonNullable<ToManySpec['through']>['table'],
+  to: string,
+  description: string,
+): ToManySpec => ({
+  kind: 'toMany',
+  type,
+  through: { table, from: 'ticketId', to },
+  readOnly: true,
+  description: `${description}; the event's organizers and coorganizers only`,
+  guard: (ctx, row) => requireRole(ctx, row.eventId as number, 'coorganizer'),
+});
 
 export const ticketResource = defineResource({
   type: 'ticket',
@@ -106,32 +129,19 @@ export const ticketResource = defineResource({
       readOnly: true,
       description: 'the holders of this ticket (as far as the caller may see them)',
     },
-    orders: {
-      kind: 'toMany',
-      type: 'order',
-      through: { table: orderTickets, from: 'ticketId', to: 'orderId' },
-      readOnly: true,
-      description: "the orders holding this ticket; the event's organizers and coorganizers only",
-      guard: (ctx, row) => requireRole(ctx, row.eventId as number, 'coorganizer'),
-    },
-    'discount-codes': {
-      kind: 'toMany',
-      type: 'discount-code',
-      through: { table: discountCodesTickets, from: 'ticketId', to: 'discountCodeId' },
-      readOnly: true,
-      description:
-        "the discount codes that lower this ticket (set on the code); the event's organizers and coorganizers only",
-      guard: (ctx, row) => requireRole(ctx, row.eventId as number, 'coorganizer'),
-    },
-    'access-codes': {
-      kind: 'toMany',
-      type: 'access-code',
-      through: { table: accessCodesTickets, from: 'ticketId', to: 'accessCodeId' },
-      readOnly: true,
-      description:
-        "the access codes that show this ticket (set on the code); the event's organizers and coorganizers only",
-      guard: (ctx, row) => requireRole(ctx, row.eventId as number, 'coorganizer'),
-    },
+    orders: forTheTeam('order', orderTickets, 'orderId', 'the orders holding this ticket'),
+    'discount-codes': forTheTeam(
+      'discount-code',
+      discountCodesTickets,
+      'discountCodeId',
+      'the discount codes that lower this ticket (set on the code)',
+    ),
+    'access-codes': forTheTeam(
+      'access-code',
+      accessCodesTickets,
+      'accessCodeId',
+      'the access codes that show this ticket (set on the code)',
+    ),
     'order-statistics': {
       kind: 'toOne',
       type: 'order-statistics-ticket',
