@@ -69,8 +69,8 @@ export interface OrderAmounts {
   total: number;
 }
 
-/** Rounded to cents. */
-export const cents = (value: number) => Math.round((value + Number.EPSILON) * 100) / 100;
+/** An amount rounded to whole cents, still in currency units (amounts.ts counts in integer cents instead). */
+export const roundToCents = (value: number) => Math.round((value + Number.EPSILON) * 100) / 100;
 
 /**
  * The lines and totals of an order's holders: the holders of one ticket at one price (donations differ) are a line,
@@ -84,7 +84,7 @@ export function orderAmounts(
   const groups = new Map<string, { line: LineInput; ticket: PricedTicket }>();
   for (const holder of holders) {
     const price = holder.ticketType === 'free' ? 0 : (holder.price ?? 0);
-    const key = `${holder.ticketId}:${cents(price)}`;
+    const key = `${holder.ticketId}:${roundToCents(price)}`;
     const group = groups.get(key) ?? {
       line: { id: holder.ticketId, quantity: 0, discountedUnits: 0, reserved: price },
       ticket: {

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { mails, settings } from '../../../../db/schema/index.js';
 import type { Db } from '../../../../plugins/db.js';
 import type { OutgoingMail } from '../../../../plugins/mailer.js';
-import { cents } from '../invoice-amounts.js';
+import { roundToCents } from '../invoice-amounts.js';
 import { invoiceNumber, invoicePdf } from './invoice-pdf.js';
 import { type Holder, ISSUED, loadOrderDocument, type OrderDocument } from './load.js';
 import { eventStaff, ORGANIZER, organizerMails } from './organizer-mail.js';
@@ -68,7 +68,7 @@ export async function confirmationMails(data: OrderDocument, frontend: string): 
   const number = invoiceNumber(order);
   const when = inZone(event.startsAt, event.timezone);
   const link = `${frontend}/orders/${order.identifier}/view`;
-  const paid = cents(order.amount) > 0;
+  const paid = roundToCents(order.amount) > 0;
   const buyer: OutgoingMail = {
     to: { name: data.buyer.name, address: data.buyer.email },
     subject: `See you at ${event.name} on ${when} (${number})`,

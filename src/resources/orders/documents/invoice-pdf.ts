@@ -4,7 +4,7 @@
  * The total is the amount stored on the order; where it differs from the lines (an amount the organizers set), an
  * adjustment line says by how much.
  */
-import { cents, orderAmounts, type OrderAmounts } from '../invoice-amounts.js';
+import { roundToCents, orderAmounts, type OrderAmounts } from '../invoice-amounts.js';
 import type { OrderDocument } from './load.js';
 import { dayInZone, GREY, MARGIN, money, newDocument, type Pdf } from './pdf.js';
 
@@ -148,7 +148,7 @@ function totals(doc: Pdf, data: OrderDocument, amounts: OrderAmounts, y: number)
       `${amounts.tax.name} ${amounts.tax.rate}%${amounts.tax.included ? ' (included)' : ''}`,
       money(amounts.tax.amount, c),
     ]);
-  const adjustment = cents(data.order.amount - amounts.total);
+  const adjustment = roundToCents(data.order.amount - amounts.total);
   if (adjustment !== 0) rows.push(['Adjustment by the organizer', money(adjustment, c)]);
   rows.push(['Total', money(data.order.amount, c)]);
   const labelX = MARGIN + 200;
