@@ -16,3 +16,4 @@ export * from './role-invites.js';
 export * from './assistant-drafts.js';
 export * from './schedule.js';
 export * from './ticketing.js';
+export * from './check-in.js';

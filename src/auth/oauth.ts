@@ -25,7 +25,7 @@ export default async function oauthRoutes(app: FastifyInstance) {
         querystring: Type.Object({
           code: Type.Optional(Type.String({ maxLength: 4096, description: "the provider's authorization code" })),
         }),
-        response: errorResponses([400, 404], { 404: 'No OAuth provider is configured here' }, { database: false }),
+        response: errorResponses([400, 404, 415], { 404: 'No OAuth provider is configured here' }, { database: false }),
       },
     },
     async (request) => {

@@ -72,7 +72,9 @@ function linkageRoutes(kit: RouteKit, name: string, rel: RelationshipSpec) {
       params: true,
       body: Type.Ref(ids.relationshipRequest(name)),
       success: { 200: Type.Ref(ids.relationship(name), { description: 'The linkage after the change' }) },
-      errors: [400, 401, 403, 404, 406, 409, 422],
+      // A relationship write is an update of the record: it may fail as the record's update does.
+      errors: [400, 401, 403, 404, 406, 409, 422, ...Object.keys(spec.updateFailures ?? {}).map(Number)],
+      errorDescriptions: spec.updateFailures,
     });
 
   app.patch(

@@ -188,6 +188,8 @@ export interface ResourceSpec {
   alternateKey?: string;
   /** Further collection path segments that serve the detail routes too (renamed paths clients still call). */
   aliases?: string[];
+  /** Further collection path segments that serve the create route too (`POST /v1/station`, the reference's). */
+  createAliases?: string[];
   /**
    * The routes of its own (default: all). Computed records nobody writes have fewer: `read`, the list and
    * record reads; `list`, the list alone (reports); `none`, none: its records are read through another

@@ -46,12 +46,27 @@ export function registerResourceRoutes(kit: RouteKit) {
     return;
   }
 
+  for (const [i, path] of [spec.path, ...(spec.createAliases ?? [])].entries())
+    registerCreateRoute(kit, path, i === 0 ? '' : `Alias${i > 1 ? i : ''}`);
+  registerRecordRoutes(kit, spec.path, '');
+  (spec.aliases ?? []).forEach((alias, i) => registerRecordRoutes(kit, alias, `Alias${i > 0 ? i + 1 : ''}`));
+  registerRelationshipRoutes(kit);
+  registerViewRoutes(kit);
+  registerLookupRoutes(kit);
+}
+
+/** POST of a new record to `/v1/<segment>` (an alias segment too: the reference's old paths clients still call). */
+function registerCreateRoute(kit: RouteKit, segment: string, suffix: string) {
+  const { app, model } = kit;
+  const { spec } = model;
+  const ids = componentIds(model);
+  const aliasNote = suffix ? ` Alias of POST /v1/${spec.path}, kept for clients of the old path.` : '';
   app.post(
-    base,
+    `${API_PREFIX}/${segment}`,
     kit.options({
-      operationId: `create${spec.name}`,
+      operationId: `create${spec.name}${suffix}`,
       summary: `Create a ${spec.type}`,
-      description: `Creates a ${spec.type}; answers 201 with its Location. Client-generated ids are refused (403).`,
+      description: `Creates a ${spec.type}; answers 201 with its Location. Client-generated ids are refused (403).${aliasNote}`,
       body: Type.Ref(ids.create),
       ...(spec.createParameters
         ? { querystring: Type.Object(spec.createParameters, { additionalProperties: false }) }
@@ -66,12 +81,6 @@ export function registerResourceRoutes(kit: RouteKit) {
       return createdDocument(reply, created, selfLink(model, created.row.id));
     },
   );
-
-  registerRecordRoutes(kit, spec.path, '');
-  (spec.aliases ?? []).forEach((alias, i) => registerRecordRoutes(kit, alias, `Alias${i > 0 ? i + 1 : ''}`));
-  registerRelationshipRoutes(kit);
-  registerViewRoutes(kit);
-  registerLookupRoutes(kit);
 }
 
 /** GET, PATCH and DELETE of one record under `/v1/<segment>/{id}` (GET alone for a record nobody writes). */

@@ -31,6 +31,11 @@ import { stripeAuthorizationResource } from './stripe-authorizations/index.js';
 import { taxResource } from './taxes/index.js';
 import { ticketFeeResource } from './ticket-fees/index.js';
 import { ticketTagResource } from './ticket-tags/index.js';
+import { stationResource } from './stations/index.js';
+import { stationStorePaxResource } from './station-store-paxs/index.js';
+import { userCheckInResource } from './user-check-ins/index.js';
+import { badgeFormResource } from './badge-forms/index.js';
+import { badgeFieldFormResource } from './badge-field-forms/index.js';
 import { tagResource } from './tags/index.js';
 import { customFormOptionResource } from './custom-form-options/index.js';
 import { discountCodeResource } from './discount-codes/index.js';
@@ -106,6 +111,11 @@ export const resources: ResourceSpec[] = [
   adminSalesByEventsResource,
   adminSalesByOrganizersResource,
   adminSalesFeesResource,
+  stationResource,
+  stationStorePaxResource,
+  userCheckInResource,
+  badgeFormResource,
+  badgeFieldFormResource,
 ];
 
 /**

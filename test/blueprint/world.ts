@@ -276,6 +276,40 @@ export const KINDS: Record<string, Kind> = {
         { ...of(event), tickets: { data: [{ type: 'ticket', id: w.id('tickets') }] } },
       ),
   },
+  stations: {
+    type: 'station',
+    make: (w, event) =>
+      w.create(
+        'stations',
+        'station',
+        { 'station-name': unique('Door'), 'station-type': 'registration' },
+        { ...of(event), microlocation: rel('microlocation', w.id('microlocations')) },
+      ),
+  },
+  'station-store-paxs': {
+    type: 'station-store-pax',
+    make: (w) =>
+      w.create(
+        'station-store-paxs',
+        'station-store-pax',
+        { 'current-pax': 10 },
+        { station: rel('station', w.id('stations')), session: rel('session', w.id('sessions')) },
+      ),
+  },
+  'badge-forms': {
+    type: 'badge-form',
+    make: (w, event) => w.create('badge-forms', 'badge-form', { 'badge-id': unique('badge') }, of(event)),
+  },
+  'badge-field-forms': {
+    type: 'badge-field-form',
+    make: (w) =>
+      w.create(
+        'badge-field-forms',
+        'badge-field-form',
+        { 'badge-id': 'badge', 'field-identifier': 'firstname' },
+        { 'badge-form': rel('badge-form', w.id('badge-forms')) },
+      ),
+  },
   'ticket-fees': {
     type: 'ticket-fee',
     // One fee per currency and country: each one of its own country.

@@ -82,6 +82,10 @@ const RELATIONSHIPS = [
   'discount-code',
   'ticket-tags',
   'tags',
+  // The door (issue 42): its stations, check-ins and badge layouts.
+  'stations',
+  'user-check-in',
+  'badge-forms',
 ].sort();
 const ids = (res: { body: { data: { id: string }[] } }) =>
   res.body.data.map((d) => d.id).sort((a, b) => Number(a) - Number(b));

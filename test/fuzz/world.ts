@@ -9,6 +9,7 @@ import { buildWorld, create, rel, type World } from '../helpers/events.js';
 import { dataUri, makeImage, multipart } from '../helpers/images.js';
 import { seedUser, type TestUser } from '../helpers/users.js';
 import { operations } from './operations.js';
+import { doorRecords } from './door.js';
 
 export interface FuzzWorld {
   world: World;
@@ -306,6 +307,7 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     ['event-statistics-general', records((r) => r.event)],
     ['order-statistics-event', records((r) => r.event)],
     ['order-statistics-ticket', tickets],
+    ...(await doorRecords(app, admin, { ...published, attendee })),
   ]);
   return {
     world,

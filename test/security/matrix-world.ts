@@ -179,6 +179,49 @@ export async function buildCallers(app: FastifyInstance): Promise<Pick<MatrixWor
   return { users, tokens: tokensOf(users) };
 }
 
+/**
+ * The published event's door records, made by its owner: a registration station in its room, a head count of its
+ * session there, a ticket holder registered there, and a badge form with one field.
+ */
+async function doorRecords(app: FastifyInstance, owner: TestUser, p: World['published'], ticket: string) {
+  const of = { event: rel('event', p.event) };
+  const make = (path: string, type: string, attributes: Record<string, unknown>, relationships = {}) =>
+    create(app, owner.token, path, type, attributes, relationships);
+  const station = await make(
+    'stations',
+    'station',
+    { 'station-name': 'Desk', 'station-type': 'registration' },
+    { ...of, microlocation: rel('microlocation', p.microlocation) },
+  );
+  const pax = await make(
+    'station-store-paxs',
+    'station-store-pax',
+    { 'current-pax': 3 },
+    { station: rel('station', station), session: rel('session', p.session) },
+  );
+  const holder = await make('attendees', 'attendee', { firstname: 'Kim' }, { ...of, ticket: rel('ticket', ticket) });
+  const checkIn = await make(
+    'user-check-in',
+    'user_check_in',
+    {},
+    { station: rel('station', station), 'ticket-holder': rel('attendee', holder) },
+  );
+  const badgeForm = await make('badge-forms', 'badge-form', { 'badge-id': 'matrix' }, of);
+  const badgeField = await make(
+    'badge-field-forms',
+    'badge-field-form',
+    { 'badge-id': 'matrix', 'field-identifier': 'firstname' },
+    { 'badge-form': rel('badge-form', badgeForm) },
+  );
+  return {
+    stations: station,
+    'station-store-paxs': pax,
+    'user-check-in': checkIn,
+    'badge-forms': badgeForm,
+    'badge-field-forms': badgeField,
+  };
+}
+
 export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorld> {
   const world = await buildWorld(app);
   const { cast, published: p } = world;
@@ -363,6 +406,7 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     'custom-forms': p.customForm,
     'custom-form-options': option,
     'ticket-tags': ticketTag,
+    ...(await doorRecords(app, cast.owner, p, ticket)),
     tags: tag,
     'ticket-fees': ticketFee,
     orders: order,

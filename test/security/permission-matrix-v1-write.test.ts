@@ -17,6 +17,7 @@ import { seedUser } from '../helpers/users.js';
 import { and, eq } from 'drizzle-orm';
 import { eventRoles, stripeAuthorizations } from '../../db/schema/index.js';
 import { appWithRoutes, checkCoverage, inject, runMatrix, type Recipe, type Send } from './matrix.js';
+import { doorRecipes } from './matrix-door.js';
 import { buildMatrixWorld, buyOrder, inviteTo, inviteToken, notify, ownGroup as ownGroupOf } from './matrix-world.js';
 import { document, freshTargets, linkage, newRecord, next, toOne, update } from './matrix-writes.js';
 import type { Caller } from './permission-matrix.js';
@@ -246,6 +247,7 @@ t.test('other write routes of the event service x callers', async (t) => {
   };
   const RECIPES: Record<string, Recipe> = {
     ...social,
+    ...(await doorRecipes(app, w)),
     'POST /v1/auth/login': login,
     'POST /auth/session': login,
     'POST /v1/auth/token/refresh': async (caller) => ({

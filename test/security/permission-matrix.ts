@@ -112,6 +112,35 @@ const socialRecord = (path: string, relationships: string[]): Record<string, Row
   ),
 });
 
+/**
+ * The door's records (stations, head counts, check-ins, badges): the event's owner, organizers, coorganizers and
+ * registrars (the matrix has no registrar: test/events/check-in-badges.test.ts) and administrators; the others
+ * find nothing (404), as the reference answers them.
+ */
+const atTheDoor = (s: Outcome) => row(404, 404, s, s, s, s);
+/** A create at the door: 401 without a token, 404 for anyone else but the door's staff. */
+const doorCreate = row(401, 404, 201, 201, 201, 201);
+/** A door record's routes: the list (scoped), create, the record, and its relationships (`writable`: PATCH too). */
+const doorRecord = (
+  path: string,
+  readOnly: string[],
+  writable: string[],
+  update: Outcome = 200,
+): Record<string, Row> => ({
+  [`GET /v1/${path}`]: signedIn(200),
+  [`POST /v1/${path}`]: doorCreate,
+  [`GET /v1/${path}/{id}`]: atTheDoor(200),
+  [`PATCH /v1/${path}/{id}`]: atTheDoor(update),
+  [`DELETE /v1/${path}/{id}`]: atTheDoor(200),
+  ...Object.fromEntries(
+    [...readOnly, ...writable].flatMap((n) => [
+      [`GET /v1/${path}/{id}/relationships/${n}`, atTheDoor(200)],
+      [`GET /v1/${path}/{id}/${n}`, atTheDoor(200)],
+    ]),
+  ),
+  ...Object.fromEntries(writable.map((n) => [`PATCH /v1/${path}/{id}/relationships/${n}`, atTheDoor(update)])),
+});
+
 const USER = '/v1/users/{id}';
 const EVENT = '/v1/events/{id}';
 
@@ -449,6 +478,22 @@ export const MATRIX: Record<string, Row> = {
   ...eventRecord('ticket-tags'),
   ...editableToMany('/v1/ticket-tags/{id}', 'tickets', involved),
   'GET /v1/ticket-tags/{id}/tickets': everyone(200),
+  // The door's records (see atTheDoor); the event's lists of them are its door staff's alone.
+  ...doorRecord('stations', ['station-store-paxs', 'user-check-ins'], ['event', 'microlocation']),
+  'POST /v1/station': doorCreate,
+  ...doorRecord('station-store-paxs', ['event'], ['station', 'session']),
+  // A check-in is never changed (405, as the reference has no such method), only deleted.
+  ...doorRecord('user-check-in', ['event'], ['station', 'session', 'ticket-holder'], 405),
+  ...doorRecord('badge-forms', ['badge-field-forms'], ['event']),
+  ...doorRecord('badge-field-forms', ['event'], ['badge-form']),
+  ...Object.fromEntries(
+    ['stations', 'user-check-in', 'badge-forms'].flatMap((n) => [
+      [`GET ${EVENT}/relationships/${n}`, row(401, 404, 200, 200, 200, 200)],
+      [`GET ${EVENT}/${n}`, row(401, 404, 200, 200, 200, 200)],
+    ]),
+  ),
+  [`POST ${EVENT}/stations`]: doorCreate,
+  [`POST ${EVENT}/badge-forms`]: doorCreate,
   // Attendee tags: the event's organizers' labels on people; the list is scoped (a stranger's is empty).
   ...eventRecord('tags', involved(200)),
   'GET /v1/tags': signedIn(200),

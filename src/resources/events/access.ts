@@ -6,7 +6,8 @@
  * coorganizers edit the event and its records but neither delete the event nor manage roles;
  * administrators pass every check. Track organizers, registrars and moderators are members of the
  * event's team: they see it and its records as its organizers do while it is a draft, but write
- * nothing and read no private data through their role (never more than a coorganizer). Draft events,
+ * nothing and read no private data through their role (never more than a coorganizer), but for the
+ * registrars' work at the door (door-policy.ts: stations, check-ins, badges). Draft events,
  * and all records under them, exist only for their team and administrators: everyone else gets 404,
  * as if there were nothing.
  */

@@ -32,6 +32,7 @@ import { checkDocumentLinks, eventOptions } from './options.js';
 import { createDefaultForms } from './default-forms.js';
 import { eventPolicy } from './policy.js';
 import { requireRole } from './access.js';
+import { requireDoor } from './door-policy.js';
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 const ALPHABET = `${LETTERS}0123456789`;
@@ -157,6 +158,18 @@ export const eventResource = defineResource({
     speakers: recordsOfEvent('speaker', 'speakers of the event', 'event'),
     'custom-forms': recordsOfEvent('custom_form', 'form fields of the event', 'event'),
     'ticket-tags': recordsOfEvent('ticket-tag', "labels on the event's tickets", 'event'),
+    stations: {
+      ...recordsOfEvent('station', "the event's registration desks and doors; its door staff only", 'event'),
+      guard: (ctx, row) => requireDoor(ctx, row.id as number, 'Event not found'),
+    },
+    'user-check-in': {
+      ...recordsOfEvent('user_check_in', "the event's registrations and check-ins; its door staff only"),
+      guard: (ctx, row) => requireDoor(ctx, row.id as number, 'Event not found'),
+    },
+    'badge-forms': {
+      ...recordsOfEvent('badge-form', "the layouts of the event's badges; its door staff only", 'event'),
+      guard: (ctx, row) => requireDoor(ctx, row.id as number, 'Event not found'),
+    },
     tags: {
       ...recordsOfEvent(
         'tag',

@@ -70,7 +70,9 @@ export default async function checkoutRoutes(app: FastifyInstance) {
         body: Type.Ref(CheckoutInput),
         response: {
           200: Type.Ref(OrderAmountSchema, { description: 'The amounts' }),
-          ...errorResponses([400, 413, 415, 422]),
+          ...errorResponses([400, 401, 413, 415, 422], {
+            401: 'The token sent is invalid or expired (none is needed)',
+          }),
         },
       },
     },
