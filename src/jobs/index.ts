@@ -39,6 +39,7 @@ export const jobs = (config: Config): JobDefinition[] => [
 
 const transferLimits = (config: Config): TransferLimits => ({
   fetch: fetchLimits(config),
+  maxPixels: config.IMAGE_MAX_PIXELS,
   archive: {
     maxEntries: config.IMPORT_MAX_ENTRIES,
     maxTotalBytes: config.IMPORT_MAX_INFLATED_BYTES,

@@ -5,10 +5,12 @@
  * (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) neutralised by a leading apostrophe.
  */
 import { stringify } from 'csv-stringify/sync';
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { DateTime } from 'luxon';
 import {
   attendees,
+  discountCodes,
   events,
   feedback,
   orders,
@@ -38,24 +40,37 @@ function csvFile(header: string[], rows: Cell[][]): string {
 }
 
 /** Markup left out of rich text (abstracts are HTML from the front end's editor), entities of the common five read. */
-const plain = (html: string | null) =>
+export const plain = (html: string | null) =>
   (html ?? '')
     .replace(/<[^>]*>/g, '')
     .replace(/&(lt|gt|quot|#39|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[e]!);
 
 /** The reference's dates: `October 26, 2030 10:00 +0200` in the event's time zone. */
-const dated = (d: Date | null, zone: string) =>
+export const dated = (d: Date | null, zone: string) =>
   d ? DateTime.fromJSDate(d, { zone }).toFormat('MMMM d, yyyy HH:mm ZZZ') : '';
 
-async function zoneOf(db: Db, eventId: number) {
+export async function zoneOf(db: Db, eventId: number) {
   const [event] = await db.select({ timezone: events.timezone }).from(events).where(eq(events.id, eventId));
   return event?.timezone ?? 'UTC';
 }
 
-/** Sessions of the event, every state (`status`: only that one), as the reference lists them. */
-async function sessionsCsv(db: Db, eventId: number, status?: string): Promise<string> {
-  const zone = await zoneOf(db, eventId);
-  const rows = await db
+/**
+ * A page of rows in the order of their ids: those after id `after`, at most `limit`. The PDF exports read their rows
+ * so, in bounded memory however large the event; the CSV exports read them all at once.
+ */
+export interface Page {
+  after: number;
+  limit: number;
+}
+
+/** The condition of a page on the id column (none without a page). */
+const after = (id: PgColumn, page?: Page) => (page ? gt(id, page.after) : undefined);
+/** The row limit of a page (every row without one). */
+const limitOf = (page?: Page) => page?.limit ?? Number.MAX_SAFE_INTEGER;
+
+/** Sessions of the event, every state (`status`: only that one), with their track, type and number of ratings. */
+export function sessionRows(db: Db, eventId: number, status?: string, page?: Page) {
+  return db
     .select({
       id: sessions.id,
       title: sessions.title,
@@ -86,9 +101,17 @@ async function sessionsCsv(db: Db, eventId: number, status?: string): Promise<st
         eq(sessions.eventId, eventId),
         isNull(sessions.deletedAt),
         ...(status === undefined ? [] : [eq(sessions.state, status)]),
+        after(sessions.id, page),
       ),
     )
-    .orderBy(asc(sessions.id));
+    .orderBy(asc(sessions.id))
+    .limit(limitOf(page));
+}
+
+/** Sessions of the event, every state (`status`: only that one), as the reference lists them. */
+async function sessionsCsv(db: Db, eventId: number, status?: string): Promise<string> {
+  const zone = await zoneOf(db, eventId);
+  const rows = await sessionRows(db, eventId, status);
   const people = await speakersBySession(
     db,
     rows.map((r) => r.id),
@@ -146,38 +169,43 @@ async function sessionsCsv(db: Db, eventId: number, status?: string): Promise<st
   );
 }
 
-/**
- * Speakers of the event (`status`: those with a live session in that state, `without_session` those with none),
- * as the reference lists them.
- */
-async function speakersCsv(db: Db, eventId: number, status?: string): Promise<string> {
+/** Speakers of the event (`status`: those with a live session in that state, `without_session` those with none). */
+export function speakerRows(db: Db, eventId: number, status?: string, page?: Page) {
   const spoken = (state?: string) =>
     sql`exists (select 1 from ${speakersSessions} join ${sessions} on ${sessions.id} = ${speakersSessions.sessionId}
       where ${speakersSessions.speakerId} = ${speakers.id} and ${sessions.deletedAt} is null
       ${state === undefined ? sql`` : sql`and ${sessions.state} = ${state}`})`;
   const filter =
     status === undefined ? undefined : status === 'without_session' ? sql`not ${spoken()}` : spoken(status);
-  const rows = await db
+  return db
     .select()
     .from(speakers)
-    .where(and(eq(speakers.eventId, eventId), isNull(speakers.deletedAt), filter))
-    .orderBy(asc(speakers.id));
-  const talks = rows.length
-    ? await db
-        .select({ speakerId: speakersSessions.speakerId, title: sessions.title, state: sessions.state })
-        .from(speakersSessions)
-        .innerJoin(sessions, eq(sessions.id, speakersSessions.sessionId))
-        .where(
-          and(
-            inArray(
-              speakersSessions.speakerId,
-              rows.map((r) => r.id),
-            ),
-            isNull(sessions.deletedAt),
-          ),
-        )
-        .orderBy(asc(sessions.id))
-    : [];
+    .where(and(eq(speakers.eventId, eventId), isNull(speakers.deletedAt), filter, after(speakers.id, page)))
+    .orderBy(asc(speakers.id))
+    .limit(limitOf(page));
+}
+
+/** The live sessions of the speakers `ids` (title and state), in the order of the sessions. */
+export async function talksOf(db: Db, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({ speakerId: speakersSessions.speakerId, title: sessions.title, state: sessions.state })
+    .from(speakersSessions)
+    .innerJoin(sessions, eq(sessions.id, speakersSessions.sessionId))
+    .where(and(inArray(speakersSessions.speakerId, ids), isNull(sessions.deletedAt)))
+    .orderBy(asc(sessions.id));
+}
+
+/**
+ * Speakers of the event (`status`: those with a live session in that state, `without_session` those with none),
+ * as the reference lists them.
+ */
+async function speakersCsv(db: Db, eventId: number, status?: string): Promise<string> {
+  const rows = await speakerRows(db, eventId, status);
+  const talks = await talksOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return csvFile(
     [
       'Speaker Name',
@@ -224,20 +252,28 @@ async function speakersCsv(db: Db, eventId: number, status?: string): Promise<st
 const ORDER_COLUMNS = ['Order#', 'Order Date', 'Status', 'Payment Type', 'Payment Mode'];
 const BILLING_COLUMNS = ['Tax ID', 'Address', 'Company', 'Country', 'State', 'City', 'Zipcode'];
 
-async function ordersCsv(db: Db, eventId: number): Promise<string> {
-  const zone = await zoneOf(db, eventId);
-  const rows = await db
+/** Orders of the event with their buyer, number of ticket holders and discount code. */
+export function orderRows(db: Db, eventId: number, page?: Page) {
+  return db
     .select({
       order: orders,
       firstName: users.firstName,
       lastName: users.lastName,
       email: users.email,
       quantity: sql<number>`(select count(*)::int from ${attendees} where ${attendees.orderId} = ${orders.id})`,
+      discountCode: discountCodes.code,
     })
     .from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
-    .where(and(eq(orders.eventId, eventId), isNull(orders.deletedAt)))
-    .orderBy(asc(orders.id));
+    .leftJoin(discountCodes, eq(discountCodes.id, orders.discountCodeId))
+    .where(and(eq(orders.eventId, eventId), isNull(orders.deletedAt), after(orders.id, page)))
+    .orderBy(asc(orders.id))
+    .limit(limitOf(page));
+}
+
+async function ordersCsv(db: Db, eventId: number): Promise<string> {
+  const zone = await zoneOf(db, eventId);
+  const rows = await orderRows(db, eventId);
   return csvFile(
     [
       ...ORDER_COLUMNS,
@@ -258,7 +294,7 @@ async function ordersCsv(db: Db, eventId: number): Promise<string> {
       o.paymentMode,
       o.amount,
       buyer.quantity,
-      '',
+      buyer.discountCode,
       '',
       buyer.firstName,
       buyer.lastName,
@@ -274,15 +310,22 @@ async function ordersCsv(db: Db, eventId: number): Promise<string> {
   );
 }
 
-async function attendeesCsv(db: Db, eventId: number): Promise<string> {
-  const zone = await zoneOf(db, eventId);
-  const rows = await db
-    .select({ attendee: attendees, order: orders, ticket: tickets })
+/** Live ticket holders of the event with their order, its buyer's address and their ticket. */
+export function attendeeRows(db: Db, eventId: number, page?: Page) {
+  return db
+    .select({ attendee: attendees, order: orders, ticket: tickets, buyerEmail: users.email })
     .from(attendees)
     .leftJoin(orders, eq(orders.id, attendees.orderId))
+    .leftJoin(users, eq(users.id, orders.userId))
     .leftJoin(tickets, eq(tickets.id, attendees.ticketId))
-    .where(and(eq(attendees.eventId, eventId), isNull(attendees.deletedAt)))
-    .orderBy(asc(attendees.id));
+    .where(and(eq(attendees.eventId, eventId), isNull(attendees.deletedAt), after(attendees.id, page)))
+    .orderBy(asc(attendees.id))
+    .limit(limitOf(page));
+}
+
+async function attendeesCsv(db: Db, eventId: number): Promise<string> {
+  const zone = await zoneOf(db, eventId);
+  const rows = await attendeeRows(db, eventId);
   return csvFile(
     [
       ...ORDER_COLUMNS,

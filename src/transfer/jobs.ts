@@ -1,6 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { events, importArchives, notifications, settings } from '../../db/schema/index.js';
-import { storageUnavailable } from '../../plugins/storage.js';
+import { storageUnavailable, type Body } from '../../plugins/storage.js';
 import type { FastifyInstance } from 'fastify';
 import {
   finishTask,
@@ -17,6 +20,8 @@ import type { DownloadLinks } from './download-links.js';
 import { FORMATS, render } from '../schedule/documents.js';
 import { loadSchedule } from '../schedule/model.js';
 import { csvExport, type CsvKind } from './csv.js';
+import { writePdfExport, type PdfKind } from './pdf-tables.js';
+import { BadgeError, markPrinted, printBadges, type BadgePrint } from '../resources/badge-forms/print.js';
 import { buildExport, type MediaFlags } from './export.js';
 import { SCHEDULE_EXPORTS, type ScheduleExport } from './schemas.js';
 import { importArchive, type ImportLimits } from './import.js';
@@ -56,13 +61,82 @@ export const importFailedMail: AbandonedMail = async (app, task, message) => ({
   text: `The import failed: ${message}\n`,
 });
 
-/** What an export task asks for: the archive (with its media flags), a schedule document or a CSV file. */
-type ExportOptions = MediaFlags & { format?: ScheduleExport; csv?: CsvKind; status?: string };
+/**
+ * What an export task asks for: the archive (with its media flags), a schedule document, a CSV file, a PDF table
+ * or badges to print.
+ */
+type ExportOptions = MediaFlags & {
+  format?: ScheduleExport;
+  csv?: CsvKind;
+  pdf?: PdfKind;
+  status?: string;
+  badges?: BadgePrint;
+};
 
-/** The file an export task builds: its name in the download URL, its media type and its bytes. */
-async function exportedFile(app: FastifyInstance, task: Task, limits: TransferLimits) {
+/**
+ * The file an export task builds: its name in the download URL, its media type and its bytes (or the temporary file
+ * holding them, which `cleanup` removes); `printed`, for badges, the holders to mark printed when the task succeeds.
+ */
+interface ExportedFile {
+  name: string;
+  type: string;
+  body: Body;
+  printed?: number[];
+  cleanup?: () => Promise<void>;
+}
+
+/** The name the PDFs carry as their author: the site's. */
+async function appNameOf(app: FastifyInstance) {
+  const [site] = await app.db.select({ appName: settings.appName }).from(settings).where(eq(settings.id, 1));
+  return site?.appName ?? 'Open Event';
+}
+
+/** A PDF export written to a temporary file by `write` (the rows of a large event are never all in memory). */
+async function pdfFile(
+  name: string,
+  write: (path: string) => Promise<{ size: number; printed?: number[] }>,
+): Promise<ExportedFile> {
+  const dir = await mkdtemp(join(tmpdir(), 'oe-export-'));
+  const cleanup = () => rm(dir, { recursive: true, force: true });
+  try {
+    const path = join(dir, name);
+    const { size, printed } = await write(path);
+    return { name, type: 'application/pdf', body: { path, size }, printed, cleanup };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
+
+/** The file an export task builds. */
+async function exportedFile(app: FastifyInstance, task: Task, limits: TransferLimits): Promise<ExportedFile> {
   const eventId = task.eventId!;
   const options = task.options as ExportOptions;
+  const progress = (what: string) => (done: number) => setTaskStatus(app.db, task.id, `${what} (${done} so far)`);
+  if (options.badges) {
+    const print = options.badges;
+    const author = await appNameOf(app);
+    return pdfFile(`${print.attendee ? 'badge' : 'badges'}-event${eventId}.pdf`, (path) =>
+      printBadges(app, eventId, print, {
+        path,
+        author,
+        limits: { fetch: limits.fetch, maxPixels: limits.maxPixels },
+        progress: progress('Printing badges'),
+      }),
+    );
+  }
+  if (options.pdf) {
+    const kind = options.pdf;
+    const author = await appNameOf(app);
+    return pdfFile(`${kind}-event${eventId}.pdf`, async (path) => ({
+      size: await writePdfExport(app.db, eventId, kind, {
+        status: options.status,
+        path,
+        author,
+        progress: progress(`Writing ${kind}`),
+      }),
+    }));
+  }
   if (options.csv) {
     const body = Buffer.from(await csvExport(app.db, eventId, options.csv, options.status));
     return { name: `${options.csv}-event${eventId}.csv`, type: 'text/csv; charset=utf-8', body };
@@ -81,6 +155,8 @@ async function exportedFile(app: FastifyInstance, task: Task, limits: TransferLi
 
 export interface TransferLimits {
   fetch: FetchLimits;
+  /** The most pixels an image read for a PDF may have (badge backgrounds). */
+  maxPixels: number;
   archive: ImportLimits;
   publicUrl: string;
   /** Signs the download_url of an export. */
@@ -88,8 +164,9 @@ export interface TransferLimits {
 }
 
 /**
- * The export job: builds the file (the archive, a schedule document or a CSV file), stores it in the configured storage, records where, and mails
- * the requester the download URL. Any failure ends the task FAILED with the error, mailed too.
+ * The export job: builds the file (the archive, a schedule document, a CSV or PDF file, badges), stores it in the
+ * configured storage, records where, and mails the requester the download URL (but for badges). Any failure ends the
+ * task FAILED with the error, mailed too.
  */
 export const eventExport = (limits: TransferLimits) =>
   taskJob(EXPORT_QUEUE, async (app, task) => {
@@ -100,13 +177,26 @@ export const eventExport = (limits: TransferLimits) =>
       const file = await exportedFile(app, task, limits);
       const backend = await app.storage.select();
       const key = `${EXPORTS_FOLDER}/${eventId}/${task.id}/${file.name}`;
-      await backend.put(key, file.body, file.type).catch((err: unknown) => {
-        app.log.error({ err, place: backend.place }, 'storing an export failed');
-        throw new ExportError(storageUnavailable().detail);
-      });
+      await backend
+        .put(key, file.body, file.type)
+        .catch((err: unknown) => {
+          app.log.error({ err, place: backend.place }, 'storing an export failed');
+          throw new ExportError(storageUnavailable().detail);
+        })
+        .finally(() => file.cleanup?.());
       const download = limits.links.signed(limits.publicUrl, `/v1/events/${eventId}/exports/${task.id}/${file.name}`);
       const done = { download_url: download };
       const options = { ...(task.options as object), place: backend.place, key, type: file.type };
+      const { printed } = file;
+      if (printed) {
+        // Badges are printed at the door, whose task shows the link: no mail. The holders are marked printed with
+        // the task's success, in one transaction.
+        await app.db.transaction(async (tx) => {
+          await finishTask(tx, task.id, 'SUCCESS', done, { options });
+          await markPrinted(tx, printed);
+        });
+        return;
+      }
       await app.mailer.send(
         {
           to,
@@ -123,7 +213,8 @@ export const eventExport = (limits: TransferLimits) =>
       if (err instanceof TaskEnded) return;
       app.log.error({ err, task: task.id }, 'export failed');
       // Storage failures say so; the text of anything else stays in the log (it may name internals).
-      const message = err instanceof ExportError ? err.message : 'The export failed on the server';
+      const message =
+        err instanceof ExportError || err instanceof BadgeError ? err.message : 'The export failed on the server';
       await app.mailer.send(await exportFailedMail(app, task, message), (tx) =>
         finishTask(tx, task.id, 'FAILED', { __error: true, message }),
       );

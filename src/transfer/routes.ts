@@ -9,11 +9,13 @@ import type { Face, FaceOptions } from '../face.js';
 import { uploadTmpDir } from '../files/index.js';
 import { MULTIPART_OPTIONS, withUploads } from '../files/upload.js';
 import { API_PREFIX, badRequest, errorResponses, notFound, pascal } from '../jsonapi/index.js';
-import { eventIdNamed, requireRole } from '../resources/events/access.js';
+import { eventIdNamed, requireDoor, requireRole } from '../resources/events/access.js';
+import { badgePrintRoutes } from '../resources/badge-forms/print-routes.js';
 import { downloadLinksOf } from './download-links.js';
 import { EXPORT_QUEUE, IMPORT_QUEUE } from './jobs.js';
 import { FORMATS } from '../schedule/documents.js';
 import { CSV_KINDS } from './csv.js';
+import { PDF_KINDS } from './pdf-tables.js';
 import {
   CSV_REQUESTS,
   ExportRequest,
@@ -54,9 +56,11 @@ async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
     return eventId;
   };
 
-  /** Starts an export task of the event with `options` (what the job builds: the zip, a schedule document, a CSV). */
-  const startExport = async (request: FastifyRequest, options: object) => {
-    const eventId = await organizedEvent(request);
+  /**
+   * Queues an export task of the event with `options` (what the job builds: the zip, a schedule document, a CSV or
+   * PDF file, badges) for the caller, and answers its URL.
+   */
+  const queueExport = async (request: FastifyRequest, eventId: number, options: object) => {
     const id = await app.db.transaction(async (tx) => {
       const [task] = await tx
         .insert(tasks)
@@ -67,6 +71,9 @@ async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
     });
     return { task_url: taskUrl(id) };
   };
+  /** Starts an export task of an event the caller organizes. */
+  const startExport = async (request: FastifyRequest, options: object) =>
+    queueExport(request, await organizedEvent(request), options);
   app.post(
     `${API_PREFIX}/events/:event_id/export/json`,
     {
@@ -162,6 +169,22 @@ async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
     );
   }
 
+  for (const kind of PDF_KINDS) {
+    const body = CSV_REQUESTS[kind];
+    exportRoute(
+      `${kind}/pdf`,
+      `exportEvent${pascal(kind)}Pdf`,
+      `Export the ${kind} as PDF`,
+      `A background export of the event's ${kind} as a PDF table with the columns of the reference's template ` +
+        '(landscape A4, the header row on every page; names in any script)' +
+        (body ? `; a POST body \`{"status": ...}\` (${body.properties.status.description}) filters them,` : ','),
+      { pdf: kind },
+      body,
+    );
+  }
+  // The door's badge prints: export tasks too, for those who run the event's door.
+  await badgePrintRoutes(app, queueExport);
+
   const ExportParams = Type.Object({
     event_id: EventParams.properties.event_id,
     '*': Type.String({ maxLength: 300, description: 'path of the file, as the task result names it' }),
@@ -199,9 +222,11 @@ async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
         operationId: 'downloadEventExport',
         summary: 'Download an export',
         description:
-          'The file of a finished export of this event (the zip archive, a schedule document or a CSV file): with the signed `download_url` of the task (its `expires` ' +
+          'The file of a finished export of this event (the zip archive, a schedule document, a CSV or PDF file, ' +
+          'printed badges): with the signed `download_url` of the task (its `expires` ' +
           'and `signature`) for anyone holding it until it expires, as the Open Event front end downloads it without ' +
-          'its token; without them, for organizers of the event and administrators.',
+          'its token; without them, for organizers of the event and administrators (badges: for those who run its ' +
+          'door, registrars included).',
         params: ExportParams,
         querystring: ExportLink,
         response: {
@@ -211,6 +236,7 @@ async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
               [
                 'application/zip',
                 'text/csv',
+                'application/pdf',
                 ...Object.values(SCHEDULE_EXPORTS).map((f) => FORMATS[f].type.split(';')[0]!),
               ].map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
             ),
@@ -268,6 +294,13 @@ async function transferRoutes(app: FastifyInstance, { config }: FaceOptions) {
     const { expires, signature } = request.query as Static<typeof ExportLink>;
     if (expires === undefined && signature === undefined) {
       loggedIn(request);
+      // Printed badges are the door's (their task names the file `badge-` or `badges-`).
+      if (/\/badges?-event\d+\.pdf$/.test((request.params as { '*': string })['*'])) {
+        const ctx = { caller: request.caller, db: app.db, request };
+        const eventId = await eventIdNamed(ctx, (request.params as { event_id: string }).event_id);
+        await requireDoor(ctx, eventId, 'Event not found');
+        return eventId;
+      }
       return organizedEvent(request);
     }
     if (expires === undefined || signature === undefined)

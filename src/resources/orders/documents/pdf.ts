@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { create as parseFont } from 'fontkit';
 import { DateTime } from 'luxon';
@@ -11,33 +11,74 @@ const require = createRequire(import.meta.url);
  * names are anyone's). Parsed once (parsing is most of the time a document takes); each document embeds a subset of
  * the glyphs it uses.
  */
-const font = (file: string) =>
-  parseFont(readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`))) as unknown as PDFKit.Mixins.PDFFontSource;
-const FONTS = { regular: font('DejaVuSans.ttf'), bold: font('DejaVuSans-Bold.ttf') };
+const fontBytes = new Map<string, Buffer>();
+export const fontFile = (file: string) => {
+  const bytes =
+    fontBytes.get(file) ??
+    fontBytes.set(file, readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`))).get(file)!;
+  return parseFont(bytes) as unknown as PDFKit.Mixins.PDFFontSource;
+};
+const FONTS = { regular: fontFile('DejaVuSans.ttf'), bold: fontFile('DejaVuSans-Bold.ttf') };
 
 export const MARGIN = 50;
 export const GREY = '#5d6975';
 
 export type Pdf = PDFKit.PDFDocument;
 
-/** A new A4 document with the fonts registered, and its bytes once `end()` is called. */
-export function newDocument(title: string, author: string): { doc: Pdf; bytes: Promise<Buffer> } {
+/** The pages of a document: A4 portrait with MARGIN unless told otherwise (`size` in points or a paper name). */
+export interface PageSetup {
+  size?: string | [number, number];
+  layout?: 'portrait' | 'landscape';
+  margin?: number;
+  /**
+   * Fonts parsed for this document alone (about 30 ms each). Documents that share a parsed font share fontkit's
+   * glyph cache, and a glyph it first made as a part of another (the `e` of `ë`, when an earlier document was
+   * subset) keeps no character: the text of a later document then reads back garbled (its ToUnicode map), though it
+   * prints right. The background jobs' documents (exports, badges) take their own.
+   */
+  ownFonts?: boolean;
+}
+
+/** A new document with the fonts `regular` and `bold` registered; its pages are the caller's to add. */
+export function createDocument(title: string, author: string, setup: PageSetup = {}): Pdf {
+  const fonts = setup.ownFonts ? { regular: fontFile('DejaVuSans.ttf'), bold: fontFile('DejaVuSans-Bold.ttf') } : FONTS;
   const doc = new PDFDocument({
-    size: 'A4',
-    margin: MARGIN,
+    size: setup.size ?? 'A4',
+    layout: setup.layout ?? 'portrait',
+    margin: setup.margin ?? MARGIN,
     info: { Title: title, Author: author, Creator: author },
     // Not the standard Helvetica each document would load otherwise.
-    font: FONTS.regular as unknown as string,
+    font: fonts.regular as unknown as string,
     autoFirstPage: false,
   });
+  doc.registerFont('regular', fonts.regular);
+  doc.registerFont('bold', fonts.bold);
+  return doc;
+}
+
+/**
+ * Streams a document into the file `path` as its pages are written (memory stays bounded however many pages it
+ * has); resolves with the file's size once `end()` was called and every byte is on disk.
+ */
+export function documentToFile(doc: Pdf, path: string): Promise<number> {
+  const file = createWriteStream(path);
+  return new Promise<number>((resolve, reject) => {
+    doc.on('error', reject);
+    file.on('error', reject);
+    file.on('finish', () => resolve(file.bytesWritten));
+    doc.pipe(file);
+  });
+}
+
+/** A new A4 document with the fonts registered, and its bytes once `end()` is called. */
+export function newDocument(title: string, author: string): { doc: Pdf; bytes: Promise<Buffer> } {
+  const doc = createDocument(title, author);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const bytes = new Promise<Buffer>((resolve, reject) => {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  doc.registerFont('regular', FONTS.regular);
-  doc.registerFont('bold', FONTS.bold);
   return { doc, bytes };
 }
 
