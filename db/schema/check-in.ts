@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, serial, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, pgView, serial, varchar } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { microlocations } from './event-records.js';
 import { events } from './events.js';
@@ -89,11 +89,20 @@ export const userCheckIns = pgTable(
     deletedAt: stamp('deleted_at'),
   },
   (t) => [
-    index('user_check_ins_event_id_idx').on(t.eventId),
+    // The registration stats count an event's check-ins of the day.
+    index('user_check_ins_event_day_idx').on(t.eventId, t.createdAt),
     index('user_check_ins_station_idx').on(t.stationId),
     index('user_check_ins_ticket_holder_idx').on(t.ticketHolderId),
   ],
 );
+
+/** The check-ins at the stations of each room: what a microlocation's `user-check-in` relationship lists. */
+export const microlocationUserCheckIns = pgView('microlocation_user_check_ins', {
+  microlocationId: integer('microlocation_id').notNull(),
+  userCheckInId: integer('user_check_in_id').notNull(),
+}).as(sql`select ${stations.microlocationId} as microlocation_id, ${userCheckIns.id} as user_check_in_id
+  from ${userCheckIns} inner join ${stations} on ${stations.id} = ${userCheckIns.stationId}
+  where ${stations.microlocationId} is not null`);
 
 /** The badge layout of an event's tickets (the reference's `badge_forms`): size, colour, background, orientation. */
 export const badgeForms = pgTable(

@@ -204,6 +204,12 @@ export const attendees = pgTable(
     index('attendees_order_id_idx').on(t.orderId),
     index('attendees_ticket_id_idx').on(t.ticketId),
     uniqueIndex('attendees_identifier_key').on(t.identifier),
+    // The door's search (GET /v1/events/{id}/attendees/search): a part of the name or of the e-mail (pg_trgm).
+    index('attendees_name_trgm_idx').using(
+      'gin',
+      sql`(coalesce(${t.firstname}, '') || ' ' || coalesce(${t.lastname}, '')) gin_trgm_ops`,
+    ),
+    index('attendees_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
   ],
 );
 

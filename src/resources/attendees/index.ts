@@ -73,10 +73,12 @@ export const attendeeResource = defineResource({
   name: 'Attendee',
   tag: 'Attendees',
   description:
-    "A ticket holder: one ticket of an order. Private: the event's organizers and coorganizers see the event's, " +
-    'the buyer those of their orders, a holder linked to a user that user, administrators all. Organizers write ' +
-    'them; the buyer adds and edits holders of an open (initializing or pending) order of theirs; check-in ' +
-    'members are for organizers only. The ticket and the order must belong to the event.',
+    "A ticket holder: one ticket of an order. Private: the event's organizers, coorganizers and registrars see the " +
+    "event's, the buyer those of their orders, a holder linked to a user that user, administrators all. Organizers " +
+    'write them; registrars change only the check-in members (is-checked-in, checkin-times, is-checked-out, ' +
+    'checkout-times, device-name-checkin, is-registered, register-times, is-badge-printed, badge-printed-at: 403 ' +
+    'naming any other member they would change); the buyer adds and edits holders of an open (initializing or ' +
+    'pending) order of theirs, without check-in members. The ticket and the order must belong to the event.',
   table: attendees,
   softDelete: 'deletedAt',
   attributes: {

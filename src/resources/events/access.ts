@@ -7,12 +7,18 @@
  * administrators pass every check. Track organizers, registrars and moderators are members of the
  * event's team: they see it and its records as its organizers do while it is a draft, but write
  * nothing and read no private data through their role (never more than a coorganizer), but for the
- * registrars' work at the door (door-policy.ts: stations, check-ins, badges). Draft events,
- * and all records under them, exist only for their team and administrators: everyone else gets 404,
- * as if there were nothing.
+ * door right below. Draft events, and all records under them, exist only for their team and
+ * administrators: everyone else gets 404, as if there were nothing.
+ *
+ * The door right (`inDoorEvent`, `holdsDoor`, `requireDoor`): the event's owner, organizers,
+ * coorganizers and registrars run its door. They keep its stations, check-ins and badges
+ * (door-policy.ts), read its ticket holders (names, e-mails, identifiers: whom they check in), search
+ * and scan them, and change only their check-in members (attendees/policy.ts, `DOOR_MEMBERS`);
+ * registrars hold no other right. Anyone else finds none of the door's records (404).
  */
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyRequest } from 'fastify';
 import { eventRoles, events } from '../../../db/schema/index.js';
 import { wantsFresh } from '../../../plugins/read-cache.js';
 import { isStaff, loggedIn, type Caller } from '../../auth/caller.js';
@@ -43,6 +49,15 @@ const NEEDS: Record<Level, string> = {
 const roleEvents = (userId: number) =>
   sql`(select ${events.id} from ${events} where ${events.ownerId} = ${userId}
        union all select ${eventRoles.eventId} from ${eventRoles} where ${eventRoles.userId} = ${userId})`;
+
+/** The roles that run the event's door, beside its owner (see the door right above). */
+export const DOOR_ROLES = ['organizer', 'coorganizer', 'registrar'] as const;
+
+/** Ids of the events whose door the user runs: it owns them or holds a door role in them. */
+const doorEvents = (userId: number) =>
+  sql`(select ${events.id} from ${events} where ${events.ownerId} = ${userId}
+       union all select ${eventRoles.eventId} from ${eventRoles}
+       where ${eventRoles.userId} = ${userId} and ${eventRoles.role} in (${sql.raw(DOOR_ROLES.map((r) => `'${r}'`).join(', '))}))`;
 
 /** Ids of the events the user owns, organizes or coorganizes: where it has rights (and reads private data). */
 const managedEvents = (userId: number) =>
@@ -85,9 +100,20 @@ export function inManagedEvent(caller: Caller | null, eventId: PgColumn): SQL {
   return caller ? sql`${eventId} in ${managedEvents(caller.id)}` : sql`false`;
 }
 
+/**
+ * Records whose event's door the caller runs (every record for staff, none for anonymous callers): its
+ * owner, organizers, coorganizers and registrars.
+ */
+export function inDoorEvent(caller: Caller | null, eventId: PgColumn): SQL {
+  if (isStaff(caller)) return sql`true`;
+  return caller ? sql`${eventId} in ${doorEvents(caller.id)}` : sql`false`;
+}
+
 interface Access {
   state: string;
   role: EventRole | null;
+  /** The caller owns the event or holds a role in DOOR_ROLES. */
+  door: boolean;
 }
 
 const cache = new WeakMap<Ctx['request'], Map<number, Access | null>>();
@@ -124,7 +150,8 @@ async function accessTo(ctx: Ctx, eventId: number): Promise<Access | null> {
   const row = await (memos ? memos.memo(`access ${user} ${eventId}`, ACCESS_TABLES, load) : load());
   const strongest = (roles: string[], owner: boolean): EventRole | null =>
     owner ? 'owner' : ((['organizer', 'coorganizer', ...MEMBER_ROLES] as const).find((r) => roles.includes(r)) ?? null);
-  const access = row ? { state: row[0], role: strongest(row[2], row[1]) } : null;
+  const door = (roles: string[], owner: boolean) => owner || DOOR_ROLES.some((r) => roles.includes(r));
+  const access = row ? { state: row[0], role: strongest(row[2], row[1]), door: door(row[2], row[1]) } : null;
   known.set(eventId, access);
   return access;
 }
@@ -153,6 +180,33 @@ export async function requireRole(ctx: Ctx, eventId: number, level: Level, missi
   const role = await roleIn(ctx, eventId, missing);
   if (isStaff(caller)) return;
   if (!role || RIGHTS[role] < LEVELS[level]) throw forbidden(NEEDS[level]);
+}
+
+/** Whether the caller runs the door of the live event (administrators always do). */
+export async function holdsDoor(ctx: Ctx, eventId: number): Promise<boolean> {
+  if (isStaff(ctx.caller)) return true;
+  return (await accessTo(ctx, eventId))?.door ?? false;
+}
+
+/**
+ * Requires the door right on the event: 401 without a token, 404 for anyone else (`missing`), as if the
+ * door's records did not exist. Administrators always pass.
+ */
+export async function requireDoor(ctx: Ctx, eventId: number, missing = `Related event "${eventId}" not found`) {
+  loggedIn(ctx);
+  await roleIn(ctx, eventId, missing);
+  if (!(await holdsDoor(ctx, eventId))) throw notFound(missing);
+}
+
+/**
+ * The event of a door route's path (`/v1/.../{event_id}` by id or identifier) with the caller's context: 401
+ * without a token, 404 unless the caller runs the event's door.
+ */
+export async function doorEventOf(db: Ctx['db'], request: FastifyRequest) {
+  const ctx = { caller: loggedIn(request), db, request };
+  const eventId = await eventIdNamed(ctx, (request.params as { event_id: string }).event_id);
+  await requireDoor(ctx, eventId, 'Event not found');
+  return { ctx, eventId };
 }
 
 /**

@@ -1,45 +1,21 @@
 /**
- * The door's records (stations, their head counts, check-ins, badge layouts): the business of the event's owner,
- * organizers, coorganizers and registrars, the one thing registrars may write. Everyone else finds nothing (404),
- * as the reference answers a non-organizer naming the event; administrators pass.
+ * The door's records (stations, their head counts, check-ins, badge layouts): the business of those who hold the
+ * door right on the event (access.ts: its owner, organizers, coorganizers and registrars), the one thing registrars
+ * may write. Everyone else finds nothing (404), as the reference answers a non-organizer naming the event;
+ * administrators pass.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { eventRoles, events } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
 import { integerId, notFound, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
-import { inLiveEvent, roleIn } from './access.js';
+import { inDoorEvent, inLiveEvent, requireDoor } from './access.js';
 
-/** The roles that work at the door. */
-const DOOR_ROLES = ['organizer', 'coorganizer', 'registrar'];
-
-const doorEvents = (userId: number) =>
-  sql`(select ${events.id} from ${events} where ${events.ownerId} = ${userId}
-       union all select ${eventRoles.eventId} from ${eventRoles}
-       where ${eventRoles.userId} = ${userId} and ${eventRoles.role} in (${sql.join(
-         DOOR_ROLES.map((r) => sql`${r}`),
-         sql`, `,
-       )}))`;
+export { requireDoor };
 
 /** Records (`eventId`) of live events where the caller works at the door (all of them for administrators). */
 export function atTheDoor(ctx: Pick<Ctx, 'caller' | 'trashed'>, eventId: PgColumn): SQL | undefined {
   const live = inLiveEvent(ctx, eventId);
-  if (isStaff(ctx.caller)) return live;
-  if (!ctx.caller) return sql`false`;
-  return and(live, sql`${eventId} in ${doorEvents(ctx.caller.id)}`);
-}
-
-/** 401 without a token; 404 unless the caller works at the door of the live event (administrators do). */
-export async function requireDoor(ctx: Ctx, eventId: number, missing = `Related event "${eventId}" not found`) {
-  const caller = loggedIn(ctx);
-  await roleIn(ctx, eventId, missing);
-  if (isStaff(caller)) return;
-  const [row] = await ctx.db
-    .select({ ok: sql<boolean>`true` })
-    .from(events)
-    .where(and(eq(events.id, eventId), sql`${events.id} in ${doorEvents(caller.id)}`))
-    .limit(1);
-  if (!row) throw notFound(missing);
+  return isStaff(ctx.caller) ? live : and(live, inDoorEvent(ctx.caller, eventId));
 }
 
 /** The event of the live parent record a write names (a station, a badge form); 404 when there is none. */

@@ -31,7 +31,7 @@ import { scheduleUrl } from '../../schedule/urls.js';
 import { checkDocumentLinks, eventOptions } from './options.js';
 import { createDefaultForms } from './default-forms.js';
 import { eventPolicy } from './policy.js';
-import { requireRole } from './access.js';
+import { holdsDoor, requireRole } from './access.js';
 import { requireDoor } from './door-policy.js';
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
@@ -169,6 +169,16 @@ export const eventResource = defineResource({
     'badge-forms': {
       ...recordsOfEvent('badge-form', "the layouts of the event's badges; its door staff only", 'event'),
       guard: (ctx, row) => requireDoor(ctx, row.id as number, 'Event not found'),
+      narrowed: [
+        {
+          path: 'badge-forms/:badge_id',
+          param: 'badge_id',
+          column: 'badgeId',
+          operation: 'ByBadge',
+          summary: "List an event's badge forms of one badge",
+          description: 'the badge the forms lay out',
+        },
+      ],
     },
     tags: {
       ...recordsOfEvent(
@@ -226,8 +236,10 @@ export const eventResource = defineResource({
       description: 'always null: this server has no Stripe integration',
     },
     attendees: {
-      ...recordsOfEvent('attendee', 'ticket holders of the event; its organizers and coorganizers only'),
-      guard: (ctx, row) => requireRole(ctx, row.id as number, 'coorganizer'),
+      ...recordsOfEvent('attendee', 'ticket holders of the event; its organizers, coorganizers and registrars only'),
+      guard: async (ctx, row) => {
+        if (!(await holdsDoor(ctx, row.id as number))) await requireRole(ctx, row.id as number, 'coorganizer');
+      },
     },
     owner: { kind: 'toOne', type: 'user', column: 'ownerId', readOnly: true, description: 'the creator of the event' },
     'speaker-invites': recordsOfEvent(

@@ -1,44 +1,44 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { sessions, sessionTypes, speakers, speakersSessions, stations, tracks } from '../../../db/schema/index.js';
+import { sessions, sessionTypes, speakers, speakersSessions, tracks } from '../../../db/schema/index.js';
 import { unprocessable, type Ctx } from '../../jsonapi/index.js';
+import type { DoorStation } from './rules.js';
 
 /**
- * What the reference checks and records of a check-in (app/api/user_check_in.py): a session but at a registration
- * station, in the room of a door; the session's track, type and speakers as they are now; the time at a door.
+ * What the reference checks and records of a check-in's session (app/api/user_check_in.py, validate_microlocation):
+ * a session but at a registration station, of the station's event, in the room of a door; the session's track, type
+ * and speakers as they are now.
  */
-export async function checkInDetails(ctx: Ctx, values: Record<string, unknown>) {
-  const [station] = await ctx.db
-    .select({ type: stations.stationType, room: stations.microlocationId })
-    .from(stations)
-    .where(eq(stations.id, values.stationId as number));
-  if (!station) return;
-  const sessionId = values.sessionId as number | null | undefined;
-  if (sessionId === undefined || sessionId === null) {
+export async function checkInDetails(
+  ctx: Ctx,
+  station: DoorStation,
+  sessionId: number | null,
+  pointer: string,
+): Promise<Record<string, unknown>> {
+  if (sessionId === null) {
     if (station.type !== 'registration')
-      throw unprocessable(`A check at a ${station.type} station names its session`, '/data/relationships/session');
-    return;
+      throw unprocessable(`A check at a ${station.type} station names its session`, pointer);
+    return {};
   }
+  // Joined (not a single-table select), so that Drizzle qualifies the columns of the speakers' subquery.
   const [session] = await ctx.db
     .select({
       room: sessions.microlocationId,
-      track: sql<string | null>`(select ${tracks.name} from ${tracks} where ${tracks.id} = ${sessions.trackId})`,
-      type: sql<
-        string | null
-      >`(select ${sessionTypes.name} from ${sessionTypes} where ${sessionTypes.id} = ${sessions.sessionTypeId})`,
+      track: tracks.name,
+      type: sessionTypes.name,
       speakers: sql<string>`(select coalesce(string_agg(${speakers.name}, ', ' order by ${speakers.id}), '')
         from ${speakersSessions} join ${speakers} on ${speakers.id} = ${speakersSessions.speakerId}
         where ${speakersSessions.sessionId} = ${sessions.id} and ${isNull(speakers.deletedAt)})`,
     })
     .from(sessions)
-    .where(and(eq(sessions.id, sessionId)));
-  if (!session) return;
+    .leftJoin(tracks, eq(tracks.id, sessions.trackId))
+    .leftJoin(sessionTypes, eq(sessionTypes.id, sessions.sessionTypeId))
+    .where(and(eq(sessions.id, sessionId), eq(sessions.eventId, station.eventId), isNull(sessions.deletedAt)));
+  if (!session) throw unprocessable(`The event has no session ${sessionId}`, pointer);
   const door = station.type === 'check in' || station.type === 'check out';
   if (door && session.room !== station.room)
-    throw unprocessable("The session is not held in the station's room", '/data/relationships/session');
-  Object.assign(values, {
-    trackName: session.track,
-    sessionName: session.type,
-    speakerName: session.speakers,
-    ...(door ? { checkInOutAt: new Date() } : {}),
-  });
+    throw unprocessable(
+      'Location of your session not matches with station location, please check with the organizer.',
+      pointer,
+    );
+  return { trackName: session.track, sessionName: session.type, speakerName: session.speakers };
 }
