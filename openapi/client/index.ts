@@ -41,11 +41,15 @@ const plainJsonOperations: PlainJsonOperations = {
   '/v1/events/{event_id}/export/json': { post: true },
   '/v1/events/{event_id}/export/sessions/csv': { post: true },
   '/v1/events/{event_id}/export/speakers/csv': { post: true },
+  '/v1/events/{event_id}/export/sessions/pdf': { post: true },
+  '/v1/events/{event_id}/export/speakers/pdf': { post: true },
+  '/v1/events/{event_id}/export/badges/pdf': { post: true },
   '/api/api.php': { post: true },
   '/api/v2/generate': { post: true },
   '/v1/role_invites/user': { post: true },
   '/v1/role_invites/accept-invite': { post: true },
   '/v1/role_invites/decline-invite': { post: true },
+  '/v1/stations/{station_id}/scan': { post: true },
 };
 const plainJson: Readonly<Record<string, Partial<Record<string, true>>>> = plainJsonOperations;
 

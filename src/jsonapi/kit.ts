@@ -41,6 +41,27 @@ export function writeInput(data: ResourceBody['data']): WriteInput {
   return { attributes: data.attributes ?? {}, relationships };
 }
 
+/**
+ * Route options renaming the relationships a write body names by their `bodyAliases` before it is validated (none
+ * when the resource has no such name); an alias sent beside its relationship stays, and is refused as unknown.
+ */
+export function bodyAliasOptions(model: Model): Pick<RouteShorthandOptions, 'preValidation'> {
+  const aliases = [...model.relationships].flatMap(([name, rel]) => (rel.bodyAliases ?? []).map((a) => [a, name]));
+  if (aliases.length === 0) return {};
+  return {
+    async preValidation(request: FastifyRequest) {
+      const relationships = (request.body as { data?: { relationships?: unknown } } | null)?.data?.relationships;
+      if (!relationships || typeof relationships !== 'object' || Array.isArray(relationships)) return;
+      const named = relationships as Record<string, unknown>;
+      for (const [alias, name] of aliases as [string, string][])
+        if (alias in named && !(name in named)) {
+          named[name] = named[alias];
+          delete named[alias];
+        }
+    },
+  };
+}
+
 /** The body's resource object, refusing client-generated ids. */
 export function newResourceData(request: FastifyRequest) {
   const { data } = request.body as ResourceBody;

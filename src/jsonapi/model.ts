@@ -82,8 +82,8 @@ export function buildModel(spec: ResourceSpec): Model {
   const computed: Model['computed'] = [];
   for (const [wire, attr] of Object.entries(spec.attributes)) {
     if (attr.select) {
-      if (!attr.readOnly || attr.column)
-        throw new Error(`resource ${spec.type}: computed ${wire} must be read-only, without a column`);
+      if (!(attr.readOnly || attr.hooked) || attr.column)
+        throw new Error(`resource ${spec.type}: computed ${wire} must be read-only or hooked, without a column`);
       computed.push([`${COMPUTED}${wire}`, attr.select]);
       readable.push([wire, `${COMPUTED}${wire}`]);
       continue;

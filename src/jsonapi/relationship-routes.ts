@@ -3,10 +3,11 @@
  * ones PATCH, plus POST and DELETE on to-many) and the related endpoint (`/<name>`), which is a full
  * list route for to-many relationships.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type TObject } from '@sinclair/typebox';
+import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { createdDocument, linkageDocument, listDocument, recordDocument } from './documents.js';
-import { conflict } from '../../plugins/http-errors.js';
+import { conflict, notFound } from '../../plugins/http-errors.js';
 import { idOf, listQueryOf, newResourceData, parsed, writeInput, type RouteKit } from './kit.js';
 import { pascal } from './names.js';
 import { createdResponse } from './openapi-operations.js';
@@ -14,8 +15,8 @@ import { parseDocumentQuery, type RawQuery } from './query.js';
 import { API_PREFIX, readLinkage, readList, readRecord, selfLink } from './read.js';
 import { findRow } from './records.js';
 import { componentIds, isWritable, relatedCreateId, suppliedByPath } from './resource-schemas.js';
-import type { Ctx, RelationshipSpec, Row, ToManySpec, ToOneSpec } from './resource.js';
-import type { Linkage } from './values.js';
+import type { Ctx, NarrowedList, RelationshipSpec, Row, ToManySpec, ToOneSpec } from './resource.js';
+import { integerId, type Linkage } from './values.js';
 import { changeRelationship, createRecord } from './write.js';
 
 export function registerRelationshipRoutes(kit: RouteKit) {
@@ -111,6 +112,64 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
     });
   });
   if (rel.kind === 'toMany' && rel.inverse) relatedCreateRoute(kit, name, rel);
+  if (rel.kind === 'toMany') for (const narrowed of rel.narrowed ?? []) narrowedRead(kit, name, rel, narrowed);
+}
+
+/**
+ * A related list narrowed by a path parameter (`/v1/events/{id}/badge-forms/{badge_id}`): the related list's
+ * checks, features and answer, of the related records whose column equals the parameter.
+ */
+function narrowedRead(kit: RouteKit, name: string, rel: ToManySpec, narrowed: NarrowedList) {
+  const { app, registry, model } = kit;
+  const { spec } = model;
+  const target = registry.get(rel.type);
+  const column = target.columns[narrowed.column];
+  if (!column) throw new Error(`resource ${spec.type}: ${name} is narrowed by ${narrowed.column}, not a column`);
+  const integer = column.dataType === 'number';
+  const listRule = target.spec.policy.listRelated ?? target.spec.policy.list;
+  const options = kit.options({
+    operationId: `get${spec.name}${pascal(name)}${narrowed.operation}`,
+    summary: narrowed.summary,
+    description: `The ${name} of a ${spec.type} whose ${narrowed.param} is the path's (${narrowed.description}), with every list feature.`,
+    params: true,
+    querystring: kit.queries.list,
+    success: { 200: Type.Ref(componentIds(target).list, { description: `A page of the ${name}` }) },
+    errors: [400, 401, 403, 404, 406],
+  });
+  const schema = options.schema as { params: TObject };
+  const params = Type.Object({
+    ...schema.params.properties,
+    [narrowed.param]: Type.String({ minLength: 1, maxLength: 255, description: narrowed.description }),
+  });
+  app.get(
+    `${API_PREFIX}/${spec.path}/:id/${narrowed.path}`,
+    { ...options, schema: { ...schema, params } },
+    async (request) => {
+      const ctx = kit.ctx(request);
+      const raw = request.query as RawQuery;
+      const checks = async () => {
+        await parentChecks(kit, ctx, rel, await findRow(ctx, model, idOf(request)));
+        listRule(ctx);
+      };
+      const { query, filter } = await parsed(() => listQueryOf(kit, ctx, target, raw), checks);
+      const given = (request.params as Record<string, string>)[narrowed.param]!;
+      const value = integer ? integerId(given) : given;
+      if (value === undefined) {
+        await checks();
+        throw notFound(`${narrowed.param} "${given}" not found`);
+      }
+      const found = await readList(ctx, registry, target, query, {
+        base: eq(column, value),
+        filter,
+        parent: { model, rawId: idOf(request) },
+        rel,
+      });
+      await parentChecks(kit, ctx, rel, found.parent!);
+      listRule(ctx);
+      const path = narrowed.path.replace(`:${narrowed.param}`, encodeURIComponent(given));
+      return listDocument(found, query, `${selfLink(model, found.parent!.id)}/${path}`, raw);
+    },
+  );
 }
 
 function relatedRead(kit: RouteKit, name: string, rel: RelationshipSpec, path: string, suffix: string) {

@@ -53,6 +53,12 @@ export interface AttributeSpec {
    * that reads it, such as a flag from other tables. Must be read-only; never filterable or sortable.
    */
   select?: (t: Columns) => SQL;
+  /**
+   * With `select`: requests may write it too. Its value is stored by the resource's hooks (rows of another
+   * table: a badge form's fields), which find it in the write's input; no column takes it, and a create's
+   * answer is read after `afterCreate`, so it shows what the hooks stored.
+   */
+  hooked?: boolean;
 }
 
 interface RelationshipBase {
@@ -68,6 +74,11 @@ interface RelationshipBase {
   guard?(ctx: Ctx, row: Row): void | Promise<void>;
   /** Further names of the related endpoint (`/<alias>` beside `/<name>`): the reference's paths clients still call. */
   aliases?: string[];
+  /**
+   * Further names a create or update body may give it, read as the relationship itself (the reference's
+   * `ticket_holder`, which its check-in clients send for `ticket-holder`); sending both is refused (422).
+   */
+  bodyAliases?: string[];
   /** Only related rows meeting this condition on the target's columns (a session's `favourite`: the caller's). */
   where?(ctx: Ctx, t: Columns): SQL | undefined;
 }
@@ -124,6 +135,25 @@ export interface ToManySpec extends RelationshipBase, OwnedRelationship {
    * (`/<path>/{id}/<name>`) creates a target already linked to this record.
    */
   inverse?: string;
+  /**
+   * Further lists of the related records under longer paths, narrowed to those whose column equals a path
+   * parameter: the reference's `/v1/events/{id}/badge-forms/{badge_id}`. Each answers as the related list does.
+   */
+  narrowed?: NarrowedList[];
+}
+
+/** A related list narrowed by a path parameter (see ToManySpec.narrowed). */
+export interface NarrowedList {
+  /** The path after `/<path>/{id}/`, in Fastify's syntax, naming `param`: `sessions/:session_id/station-store-paxs`. */
+  path: string;
+  /** The path parameter, and the target's column key it must equal. */
+  param: string;
+  column: string;
+  /** PascalCase words that tell its operation from the related list's (`BySession`). */
+  operation: string;
+  summary: string;
+  /** What the parameter names; with an integer column, a value that is no integer id names nothing (404). */
+  description: string;
 }
 
 export type RelationshipSpec = ToOneSpec | ToManySpec;
@@ -216,6 +246,8 @@ export interface ResourceSpec {
   createParameters?: TProperties;
   /** Statuses an update may answer beyond the usual ones (an expired order's 410), with what each means. */
   updateFailures?: Record<number, string>;
+  /** Statuses a delete may answer beyond the usual ones (a station's 409 while check-ins name it), with what each means. */
+  deleteFailures?: Record<number, string>;
 }
 
 /** A named list of a resource: its records meeting a condition, in a default order. */

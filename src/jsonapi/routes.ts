@@ -3,7 +3,16 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { createdDocument, listDocument, recordDocument } from './documents.js';
 import { notFound } from '../../plugins/http-errors.js';
-import { idOf, listQueryOf, newResourceData, parsed, writeInput, type ResourceBody, type RouteKit } from './kit.js';
+import {
+  bodyAliasOptions,
+  idOf,
+  listQueryOf,
+  newResourceData,
+  parsed,
+  writeInput,
+  type ResourceBody,
+  type RouteKit,
+} from './kit.js';
 import { pascal } from './names.js';
 import { createdResponse } from './openapi-operations.js';
 import { parseDocumentQuery, type DocumentQuery, type RawQuery } from './query.js';
@@ -63,18 +72,21 @@ function registerCreateRoute(kit: RouteKit, segment: string, suffix: string) {
   const aliasNote = suffix ? ` Alias of POST /v1/${spec.path}, kept for clients of the old path.` : '';
   app.post(
     `${API_PREFIX}/${segment}`,
-    kit.options({
-      operationId: `create${spec.name}${suffix}`,
-      summary: `Create a ${spec.type}`,
-      description: `Creates a ${spec.type}; answers 201 with its Location. Client-generated ids are refused (403).${aliasNote}`,
-      body: Type.Ref(ids.create),
-      ...(spec.createParameters
-        ? { querystring: Type.Object(spec.createParameters, { additionalProperties: false }) }
-        : {}),
-      success: { 201: createdResponse(model) },
-      errors: [400, 401, 403, 404, 406, 409, 422, ...Object.keys(spec.createFailures ?? {}).map(Number)],
-      errorDescriptions: spec.createFailures,
-    }),
+    {
+      ...kit.options({
+        operationId: `create${spec.name}${suffix}`,
+        summary: `Create a ${spec.type}`,
+        description: `Creates a ${spec.type}; answers 201 with its Location. Client-generated ids are refused (403).${aliasNote}`,
+        body: Type.Ref(ids.create),
+        ...(spec.createParameters
+          ? { querystring: Type.Object(spec.createParameters, { additionalProperties: false }) }
+          : {}),
+        success: { 201: createdResponse(model) },
+        errors: [400, 401, 403, 404, 406, 409, 422, ...Object.keys(spec.createFailures ?? {}).map(Number)],
+        errorDescriptions: spec.createFailures,
+      }),
+      ...bodyAliasOptions(model),
+    },
     async (request, reply) => {
       const input = writeInput(newResourceData(request));
       const created = await createRecord(kit, model, request, () => input);
@@ -119,16 +131,19 @@ function registerRecordRoutes(kit: RouteKit, segment: string, suffix: string, re
 
   app.patch(
     path,
-    kit.options({
-      operationId: `update${spec.name}${suffix}`,
-      summary: `Update a ${spec.type}`,
-      description: `Changes the attributes and relationships the document names; others keep their values.${named}${aliasNote}`,
-      params: true,
-      body: Type.Ref(ids.update),
-      success: { 200: Type.Ref(ids.document, { description: `The updated ${spec.type}` }) },
-      errors: [400, 401, 403, 404, 406, 409, 422, ...Object.keys(spec.updateFailures ?? {}).map(Number)],
-      errorDescriptions: spec.updateFailures,
-    }),
+    {
+      ...kit.options({
+        operationId: `update${spec.name}${suffix}`,
+        summary: `Update a ${spec.type}`,
+        description: `Changes the attributes and relationships the document names; others keep their values.${named}${aliasNote}`,
+        params: true,
+        body: Type.Ref(ids.update),
+        success: { 200: Type.Ref(ids.document, { description: `The updated ${spec.type}` }) },
+        errors: [400, 401, 403, 404, 406, 409, 422, ...Object.keys(spec.updateFailures ?? {}).map(Number)],
+        errorDescriptions: spec.updateFailures,
+      }),
+      ...bodyAliasOptions(model),
+    },
     async (request) => {
       const { data } = request.body as ResourceBody;
       const updated = await updateRecord(kit, model, request, idOf(request), data.id, writeInput(data));
@@ -149,7 +164,11 @@ function registerRecordRoutes(kit: RouteKit, segment: string, suffix: string, re
       success: { 200: Type.Ref('DeleteDocument', { description: 'Deleted' }) },
       // A hard delete fails while other records reference the row; a soft delete never does. Fastify
       // reads a DELETE body although this one takes none: malformed JSON is 400, too large 413.
-      errors: spec.softDelete ? [400, 401, 403, 404, 406, 413] : [400, 401, 403, 404, 406, 409, 413],
+      errors: [
+        ...(spec.softDelete ? [400, 401, 403, 404, 406, 413] : [400, 401, 403, 404, 406, 409, 413]),
+        ...Object.keys(spec.deleteFailures ?? {}).map(Number),
+      ],
+      errorDescriptions: spec.deleteFailures,
     }),
     async (request) => {
       await deleteRecord(kit, model, request, idOf(request));

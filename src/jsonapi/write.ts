@@ -28,6 +28,8 @@ export async function attributeValues(model: Model, attributes: Record<string, u
   for (const [wire, value] of Object.entries(attributes)) {
     if (hasNul(value)) throw unprocessable('Text must not contain NUL characters', `/data/attributes/${wire}`);
     const attr = model.spec.attributes[wire]!;
+    // The resource's hooks store it (see AttributeSpec.hooked).
+    if (attr.hooked) continue;
     if (attr.write) Object.assign(values, await attr.write(value, wire));
     else if (typeof value === 'string' && valueKind(attr.schema) === 'date-time')
       values[attr.column!] = dateValue(wire, value);
@@ -312,7 +314,11 @@ export function createRecord(
     const created = await answer;
     await replaceToMany(ctx, registry, model, created.row.id, input.relationships);
     await spec.hooks?.afterCreate?.(ctx, created.row, input);
-    return created;
+    // What the hooks stored is read by the record's computed members: its answer is read after them.
+    if (!Object.keys(input.attributes).some((wire) => spec.attributes[wire]!.hooked)) return created;
+    return new LastStatement(
+      readRecord(ctx, registry, model, NOTHING_INCLUDED, { id: created.row.id }).then((r) => r!),
+    );
   });
 }
 

@@ -21,6 +21,10 @@ import { roleResource } from './roles/index.js';
 import sessionRoutes from './sessions/routes.js';
 import ticketAvailabilityRoute from './tickets/availability.js';
 import attendeeStateRoute from './attendees/states.js';
+import attendeeSearchRoute from './attendees/search.js';
+import scanRoute from './user-check-ins/scan.js';
+import registrationStatsRoute from './user-check-ins/stats.js';
+import badgeFieldsOfTicketRoute from './badge-forms/by-ticket.js';
 import { sessionTypeResource } from './session-types/index.js';
 import { sessionResource } from './sessions/index.js';
 import { socialLinkResource } from './social-links/index.js';
@@ -138,7 +142,11 @@ export const resourceRoutesFace: Face = {
       orderDocumentRoutes,
       ticketAvailabilityRoute,
       attendeeStateRoute,
+      attendeeSearchRoute,
+      scanRoute,
+      registrationStatsRoute,
       adminSalesRoutes,
+      badgeFieldsOfTicketRoute,
     ])
       await app.register(routes, options);
   },

@@ -164,6 +164,12 @@ async function openOrder(w: BlueprintWorld): Promise<string> {
 const jsonApiBody = { 'content-type': 'application/vnd.api+json' };
 
 export const BEFORE: Record<string, (w: BlueprintWorld) => Promise<Prepared>> = {
+  // As the reference's hook: the ticket's badge is the one the world's badge field form is on.
+  'Badge Forms > Get Badge Form By Ticket > Get Badge Form By Ticket': async (w) => {
+    await w.app.sql`update tickets set badge_id = (select badge_id from badge_field_forms
+      where id = ${Number(w.id('badge-field-forms'))}) where id = ${Number(w.id('tickets'))}`;
+    return {};
+  },
   'Orders > Calculate Order Amount > Calculate Order Amount': async (w) => ({ body: await checkoutBody(w) }),
   'Orders > Create Order > Create Order': async (w) => ({ body: await checkoutBody(w) }),
   // The example sells free tickets at the door (its payment mode is free): the world's two free tickets.
@@ -278,6 +284,14 @@ export const BEFORE: Record<string, (w: BlueprintWorld) => Promise<Prepared>> = 
     body: withToken(await mailedToken(w, w.notes.get('unverified') ?? '', Number(w.notes.get('unverified-after')))),
     token: null,
   }),
+  // The example prints the badge of attendee 1: the world's ticket holder, whose ticket wears the world's badge form.
+  'Event Export > Start Badge Export as PDF > Start a Task to Export Badge of an Event as PDF': async (w) => {
+    const attendee = w.id('attendees');
+    await w.app
+      .sql`update tickets set badge_id = (select badge_id from badge_forms where id = ${Number(w.id('badge-forms'))})
+      where id = (select ticket_id from attendees where id = ${Number(attendee)})`;
+    return { url: (url) => url.replace(/([?&]attendee_id=)[^&]*/, `$1${attendee}`) };
+  },
   // An ended task, as the reference's celery task: the world's export.
   'Celery Tasks > Task Details > Get Task Result': async (w) => ({
     parameters: { task_id: (await w.exported).taskUrl.split('/').pop()! },

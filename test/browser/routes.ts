@@ -154,7 +154,7 @@ export function routeVisits(w: FrontEndWorld): RouteVisit[] {
     visit('organizer', 'events.view.edit.sponsors', `${ev}/edit/sponsors`),
     visit('organizer', 'events.view.edit.sessions-speakers', `${ev}/edit/sessions-speakers`),
     visit('organizer', 'events.view.edit.attendee', `${ev}/edit/attendee`),
-    visit('organizer', 'events.view.edit.badge', `${ev}/edit/badge`, DOOR),
+    visit('organizer', 'events.view.edit.badge', `${ev}/edit/badge`),
     visit('organizer', 'events.view.settings.index', `${ev}/settings`),
     visit('organizer', 'events.view.settings.export', `${ev}/settings/export`),
     visit('organizer', 'events.view.settings.options', `${ev}/settings/options`),

@@ -28,6 +28,9 @@ export async function doorRecords(
     { station: rel('station', station), 'ticket-holder': rel('attendee', of.attendee) },
   );
   const badgeForm = await make('badge-forms', 'badge-form', { 'badge-id': 'fuzz' }, { event: rel('event', of.event) });
+  // The holder's ticket wears it: the holder's badge prints.
+  await app.sql`update tickets set badge_id = 'fuzz'
+    where id = (select ticket_id from attendees where id = ${Number(of.attendee)})`;
   const badgeField = await make(
     'badge-field-forms',
     'badge-field-form',

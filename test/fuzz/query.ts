@@ -116,6 +116,9 @@ function parameterHints(fw: FuzzWorld): Record<string, string[]> {
     callback: ['cb', 'jQuery1.handle'],
     feedback: ['nice'],
     force_local: ['true'],
+    // The badge print: a ticket holder of the world (its ticket wears the world's badge, door.ts) and fields to show.
+    attendee_id: fw.ids.get('attendee') ?? ['1'],
+    list_field_show: ['firstname,lastname', "'email, name'"],
   };
 }
 

@@ -342,6 +342,12 @@ export function pathValues(fw: FuzzWorld, path: string, name: string): string[] 
   // The front end's path of an order's tickets (a UUID there names an order), and one holder's ticket as PDF.
   if (name === 'order_identifier') return fw.orderIdentifiers;
   if (name === 'attendee_id') return fw.ids.get('attendee')!;
+  // The door's lists by session and by badge (door.ts: the badge is `fuzz`), and a ticket's badge fields.
+  if (name === 'session_id') return fw.ids.get('session')!;
+  if (name === 'badge_id') return ['fuzz', 'nope'];
+  if (name === 'ticket_id') return fw.ids.get('ticket')!;
+  // The door's scan at a station (door.ts: a registration desk).
+  if (name === 'station_id') return fw.ids.get('station')!;
   if (name === 'provider') return ['facebook', 'google'];
   if (name === 'path') return path.startsWith('/static/media/') ? fw.mediaPaths : ['export.zip', 'a/b.zip'];
   const collection = /^\/v1\/([^/]+)\/\{id\}/.exec(path)?.[1];

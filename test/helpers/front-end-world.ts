@@ -198,6 +198,44 @@ export async function seedFrontEndWorld(app: FastifyInstance): Promise<FrontEndW
     { ...of, tickets: { data: [{ type: 'ticket', id: supporter }] } },
   );
   const accessCode = await create(app, token, 'access-codes', 'access-code', { code: 'BACKSTAGE' }, of);
+  // The badge the badge page shows (app/components/forms/wizard/badge-step.js): the event prints badges, the free
+  // ticket's is a form with two fields, saved as the page saves them (the fields within the form).
+  const badge = 'front-end-world-badge';
+  const field = (identifier: string, name: string) => ({
+    badge_id: badge,
+    field_identifier: identifier,
+    custom_field: name,
+    sample_text: name,
+    font_size: 14,
+    font_name: 'Arial',
+    font_color: '#000000',
+    text_rotation: 0,
+    text_alignment: 'center',
+    text_type: 'None',
+    is_deleted: false,
+    is_field_expanded: true,
+  });
+  await create(
+    app,
+    token,
+    'badge-forms',
+    'badge-form',
+    {
+      'badge-id': badge,
+      'badge-size': '4 x 6 inch (101.6 x 152.4 mm)',
+      'badge-orientation': 'Portrait',
+      'badge-fields': [field('firstname', 'First Name'), field('QR', 'QR')],
+    },
+    of,
+  );
+  const badged = await call(app, {
+    method: 'PATCH',
+    url: `/v1/tickets/${ticket}`,
+    token,
+    body: { data: { type: 'ticket', id: ticket, attributes: { 'badge-id': badge } } },
+  });
+  if (badged.status !== 200) throw new Error(`the ticket's badge: ${badged.status} ${JSON.stringify(badged.body)}`);
+  await app.sql`update events set is_badges_enabled = true where id = ${Number(pub.id)}`;
   // The attendee tags the front end makes when an event has none (app/routes/events/view/tags.js): its requests name
   // no event, so they are made here as the organizer's would be; and the administrators' global and German fees.
   for (const [name, color] of [

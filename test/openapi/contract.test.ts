@@ -70,6 +70,8 @@ const PLAIN_ACTIONS = [
   // The checkout of the front end posts plain JSON (create-order answers the new order as a JSON:API document).
   '/v1/orders/calculate-amount',
   '/v1/orders/create-order',
+  // The door's scan: what a ticket's QR code holds in, what happened out (201: the check-in it made).
+  '/v1/stations/{station_id}/scan',
 ];
 /** File uploads: multipart forms in (the component named here), plain JSON out. */
 const UPLOADS: Record<string, string> = {
@@ -91,6 +93,12 @@ const PLAIN_READS = [
   '/v1/speaker-invites/{id}/accept-invite',
   '/v1/speaker-invites/{id}/reject-invite',
   '/v1/users/user-details/get-user-id',
+  '/v1/badge-forms/print-badge-pdf',
+  // The fields of a ticket's badge, as the reference's custom route answers them.
+  '/v1/tickets/{ticket_id}/badge-forms',
+  // The door's figures of the day and its search box, as the reference's custom routes answer them.
+  '/v1/user-check-in/stats/event/{event_id}',
+  '/v1/events/{event_id}/attendees/search',
 ];
 /** The tickets and the invoice of an order as PDF (src/resources/orders/documents), downloaded by the front end's loader. */
 const PDF_DOWNLOADS = [
@@ -107,9 +115,20 @@ const SCHEDULE_DOCUMENTS: Record<string, string> = {
   '/v1/events/{id}/schedule.xcal': 'application/calendar+xml',
   '/v1/sessions/{id}/session.ics': 'text/calendar',
 };
-/** The exports of the schedule and the CSV files: started by GET (the front end) or POST, a task in plain JSON. */
-const EXPORT_STARTS = ['ical', 'xcal', 'pentabarf', 'sessions/csv', 'speakers/csv', 'orders/csv', 'attendees/csv'].map(
-  (path) => `/v1/events/{event_id}/export/${path}`,
+/**
+ * The exports of the schedule, the CSV and PDF files and the badges: started by GET (the front end) or POST, a task in
+ * plain JSON.
+ */
+const EXPORT_STARTS = [
+  'ical',
+  'xcal',
+  'pentabarf',
+  ...['sessions', 'speakers', 'orders', 'attendees'].flatMap((kind) => [`${kind}/csv`, `${kind}/pdf`]),
+  'badges/pdf',
+].map((path) => `/v1/events/{event_id}/export/${path}`);
+/** The exports whose POST takes a plain JSON body (a status filter, the badges' options). */
+const EXPORT_BODIES = ['sessions/csv', 'speakers/csv', 'sessions/pdf', 'speakers/pdf', 'badges/pdf'].map(
+  (path) => `POST /v1/events/{event_id}/export/${path}`,
 );
 const isJsonApi = (path: string) =>
   path.startsWith('/v1/') &&
@@ -277,8 +296,9 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
       'POST /v1/orders/calculate-amount',
       'POST /v1/orders/create-order',
       'POST /v1/auth/oauth/login/{provider}',
+      'POST /v1/stations/{station_id}/scan',
     ].sort(),
-    'the logins, the refresh, logout and the account flows, send-receipt, the image upload, the export, check_email, the role invite actions, the order payment check and the checkout',
+    'the logins, the refresh, logout and the account flows, send-receipt, the image upload, the export, check_email, the role invite actions, the order payment check, the checkout and the scan',
   );
   const uploads = operations.filter(({ path }) => path in UPLOADS);
   t.equal(uploads.length, 3, 'the upload, its alias and the import');
@@ -299,6 +319,8 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
     }
     if (path === '/v1/orders/create-order')
       t.same(Object.keys(responseOf(op, '200')?.content ?? {}), [JSONAPI], `${label} answers the order as JSON:API`);
+    else if (path === '/v1/stations/{station_id}/scan')
+      t.same(Object.keys(responseOf(op, '201')?.content ?? {}), ['application/json'], `${label} answers plain JSON`);
     else t.same(Object.keys(responseOf(op, '200')?.content ?? {}), ['application/json'], `${label} answers plain JSON`);
   }
   const reads = operations.filter(({ path }) => PLAIN_READS.includes(path));
@@ -317,8 +339,12 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
       'GET /v1/states',
       'GET /v1/tasks/{task_id}',
       'GET /v1/users/user-details/get-user-id',
-    ],
-    "the task, the download, the front end loader's session states, mails, languages and dates, ticket availability, has-streams and speaker invite answers, the check-in apps' attendee state and the caller's user id",
+      'GET /v1/badge-forms/print-badge-pdf',
+      'GET /v1/tickets/{ticket_id}/badge-forms',
+      'GET /v1/user-check-in/stats/event/{event_id}',
+      'GET /v1/events/{event_id}/attendees/search',
+    ].sort(),
+    "the task, the download, the front end loader's session states, mails, languages and dates, ticket availability, has-streams and speaker invite answers, the check-in apps' attendee state, the caller's user id, the badge print's task, a ticket's badge fields, and the door's figures and search",
   );
   for (const { label, op } of reads) {
     const types = Object.keys(responseOf(op, '200')?.content ?? {});
@@ -328,6 +354,7 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
         ? [
             'application/zip',
             'text/csv',
+            'application/pdf',
             'text/calendar',
             'application/calendar+xml',
             'application/vnd.c3voc.schedule+xml',
@@ -353,15 +380,11 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
     t.notOk(op.requestBody, `${label} takes no body`);
   }
   const starts = operations.filter(({ path }) => EXPORT_STARTS.includes(path));
-  t.equal(starts.length, 14, 'each export started by GET and by POST');
+  t.equal(starts.length, 24, 'each export started by GET and by POST');
   for (const { label, op } of starts) {
     t.same(Object.keys(responseOf(op, '200')?.content ?? {}), ['application/json'], `${label} answers plain JSON`);
     const body = op.requestBody;
-    if (
-      ['POST /v1/events/{event_id}/export/sessions/csv', 'POST /v1/events/{event_id}/export/speakers/csv'].includes(
-        label,
-      )
-    )
+    if (EXPORT_BODIES.includes(label))
       t.ok(body && !isRef(body) && 'application/json' in body.content, `${label} takes plain JSON`);
     else t.notOk(body, `${label} takes no body`);
   }

@@ -8,6 +8,8 @@ import type { Recipe } from './matrix.js';
 import type { MatrixWorld } from './matrix-world.js';
 import { document, next, toOne, update } from './matrix-writes.js';
 
+type Doc = { document: { data: { type: string; attributes: object; relationships?: object } } };
+
 export async function doorRecipes(app: FastifyInstance, w: MatrixWorld): Promise<Record<string, Recipe>> {
   const p = w.world.published;
   const { owner } = w.users;
@@ -23,26 +25,35 @@ export async function doorRecipes(app: FastifyInstance, w: MatrixWorld): Promise
       { 'current-pax': next() },
       { station: rel('station', ids.stations!), session: rel('session', p.session) },
     );
-  const checkIn = () =>
-    document('user_check_in', {}, { station: rel('station', ids.stations!), 'ticket-holder': rel('attendee', holder) });
+  /** A new ticket holder of the published event (added by its organizers: no order). */
+  const newHolder = async () => {
+    const [made] = await app.sql<{ id: number; identifier: string }[]>`insert into attendees (event_id, firstname)
+      values (${Number(p.event)}, 'Scanned') returning id, identifier`;
+    return made!;
+  };
+  // A holder registers once a day: each check-in is a new holder's.
+  const checkIn = async () =>
+    document(
+      'user_check_in',
+      {},
+      { station: rel('station', ids.stations!), 'ticket-holder': rel('attendee', String((await newHolder()).id)) },
+    );
   const badgeForm = () => document('badge-form', { 'badge-id': `b${next()}` }, of);
   const badgeField = () =>
     document('badge-field-form', { 'badge-id': 'matrix' }, { 'badge-form': rel('badge-form', ids['badge-forms']!) });
   /** DELETE of a record made for the cell. */
-  const removeNew =
-    (path: string, body: () => { document: { data: { type: string; attributes: object; relationships?: object } } }) =>
-    async () => {
-      const { data } = body().document;
-      const id = await create(
-        app,
-        owner.token,
-        path,
-        data.type,
-        data.attributes as Record<string, unknown>,
-        data.relationships as Record<string, unknown>,
-      );
-      return { path: `/v1/${path}/${id}` };
-    };
+  const removeNew = (path: string, body: () => Doc | Promise<Doc>) => async () => {
+    const { data } = (await body()).document;
+    const id = await create(
+      app,
+      owner.token,
+      path,
+      data.type,
+      data.attributes as Record<string, unknown>,
+      data.relationships as Record<string, unknown>,
+    );
+    return { path: `/v1/${path}/${id}` };
+  };
   return {
     'POST /v1/stations': station,
     'POST /v1/station': station,
@@ -74,5 +85,12 @@ export async function doorRecipes(app: FastifyInstance, w: MatrixWorld): Promise
       update('badge-field-form', ids['badge-field-forms']!, { 'font-size': next() % 40 }),
     'DELETE /v1/badge-field-forms/{id}': removeNew('badge-field-forms', badgeField),
     'PATCH /v1/badge-field-forms/{id}/relationships/badge-form': () => toOne('badge-form', ids['badge-forms']!),
+    // A new ticket holder at the published event's registration desk.
+    'POST /v1/stations/{station_id}/scan': async () => ({
+      path: `/v1/stations/${ids.stations}/scan`,
+      json: { identifier: (await newHolder()).identifier },
+    }),
+    // The holder's ticket has the matrix's badge form (matrix-world.ts); every holder, checked in or not.
+    'POST /v1/events/{event_id}/export/badges/pdf': () => ({ json: { checked_in: 'all' } }),
   };
 }

@@ -172,9 +172,11 @@ export async function buildCallers(app: FastifyInstance): Promise<Pick<MatrixWor
     organizer: await seedUser(app),
     admin: await seedUser(app, { admin: true }),
     superAdmin: await seedUser(app, { superAdmin: true }),
+    registrar: await seedUser(app),
   };
   await create(app, users.owner.token, 'events', 'event', eventAttributes('Open Summit'), {
     organizers: { data: [{ type: 'user', id: users.organizer.id }] },
+    registrars: { data: [{ type: 'user', id: users.registrar.id }] },
   });
   return { users, tokens: tokensOf(users) };
 }
@@ -207,6 +209,8 @@ async function doorRecords(app: FastifyInstance, owner: TestUser, p: World['publ
     { station: rel('station', station), 'ticket-holder': rel('attendee', holder) },
   );
   const badgeForm = await make('badge-forms', 'badge-form', { 'badge-id': 'matrix' }, of);
+  // The holder's ticket wears that badge: its badge prints.
+  await app.sql`update tickets set badge_id = 'matrix' where id = ${Number(ticket)}`;
   const badgeField = await make(
     'badge-field-forms',
     'badge-field-form',
@@ -231,11 +235,16 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     organizer: cast.organizer,
     admin: cast.admin,
     superAdmin: await seedUser(app, { superAdmin: true }),
+    registrar: await seedUser(app),
   };
+  // The registrar runs the door of both events (the published one's records, the bazaar's ticket holders).
+  await app.sql`insert into event_roles (event_id, user_id, role)
+    values (${Number(p.event)}, ${Number(users.registrar.id)}, 'registrar')`;
 
   const host = await seedUser(app);
   const bazaar = await create(app, host.token, 'events', 'event', eventAttributes('Bazaar'), {
     organizers: { data: [{ type: 'user', id: cast.organizer.id }] },
+    registrars: { data: [{ type: 'user', id: users.registrar.id }] },
   });
   const order = await buyOrder(app, cast.owner, bazaar);
   const done = await buyOrder(app, cast.owner, bazaar);

@@ -48,7 +48,22 @@ t.test('GET routes of the event service x callers', async (t) => {
   // A ticket holder of the completed order, for its ticket as PDF.
   const [holder] = await app.sql<{ id: number }[]>`insert into attendees (event_id, order_id, ticket_id, firstname)
     select event_id, id, ${Number(w.bazaarTicket)}, 'Ada' from orders where identifier = ${w.completed} returning id`;
+  // The door's ticket holder (matrix-world.ts), whose ticket has the matrix's badge form.
+  const [door] = await app.sql<{ holder: number }[]>`select ticket_holder_id as holder from user_check_ins
+    where id = ${Number(w.ids['user-check-in'])}`;
   const RECIPES: Record<string, Recipe> = {
+    'GET /v1/user-check-in/stats/event/{event_id}': () => ({
+      path: `/v1/user-check-in/stats/event/${event}`,
+      query: { session_ids: w.world.published.session },
+    }),
+    'GET /v1/events/{event_id}/attendees/search': () => ({ query: { name: 'Kim' } }),
+    'GET /v1/badge-forms/print-badge-pdf': () => ({ query: { attendee_id: String(door!.holder) } }),
+    'GET /v1/events/{event_id}/export/badges/pdf': () => ({ query: { checked_in: 'all' } }),
+    // The matrix's badge (matrix-world.ts).
+    'GET /v1/events/{id}/badge-forms/{badge_id}': () => ({ path: `/v1/events/${event}/badge-forms/matrix` }),
+    'GET /v1/badge-forms/{id}/badge-field-forms/{badge_id}': () => ({
+      path: `/v1/badge-forms/${w.ids['badge-forms']}/badge-field-forms/matrix`,
+    }),
     'GET /v1/events/{id} [include=orders]': () => ({
       path: `/v1/events/${w.bazaar}`,
       query: { include: 'orders' },

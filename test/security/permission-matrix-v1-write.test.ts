@@ -301,10 +301,12 @@ t.test('other write routes of the event service x callers', async (t) => {
     ),
     'POST /v1/events/{event_id}/export/json': () => ({ json: {} }),
     ...Object.fromEntries(
-      ['ical', 'xcal', 'pentabarf', 'sessions/csv', 'speakers/csv', 'orders/csv', 'attendees/csv'].map((path) => [
-        `POST /v1/events/{event_id}/export/${path}`,
-        () => ({ json: {} }),
-      ]),
+      [
+        'ical',
+        'xcal',
+        'pentabarf',
+        ...['sessions', 'speakers', 'orders', 'attendees'].flatMap((kind) => [`${kind}/csv`, `${kind}/pdf`]),
+      ].map((path) => [`POST /v1/events/{event_id}/export/${path}`, () => ({ json: {} })]),
     ),
     'POST /v1/events/import/{source_type}': () => multipart([['file', 'event.zip', zip]]),
     'POST /v1/event-topics': () => document('event-topic', { name: `Topic ${next()}` }),
@@ -361,6 +363,8 @@ t.test('other write routes of the event service x callers', async (t) => {
     'POST /v1/events/{id}/tickets': () => newRecord('tickets', p.event),
     'POST /v1/attendees': () => ticketHolder(),
     'PATCH /v1/attendees/{id}': () => update('attendee', w.ids.attendees!, { firstname: `Ada ${next()}` }),
+    'PATCH /v1/attendees/{id} [is-checked-in: true]': () =>
+      update('attendee', w.ids.attendees!, { 'is-checked-in': true, 'checkin-times': new Date().toISOString() }),
     'DELETE /v1/attendees/{id}': async () => ({
       path: `/v1/attendees/${await create(app, owner.token, 'attendees', 'attendee', {}, ticketHolder().document.data.relationships)}`,
     }),

@@ -11,6 +11,8 @@
  *   the order's event), the user of a notification, the requester of an export task, the author of a skill.
  * - organizer: an organizer of the event (for an order: of the order's event), nothing else.
  * - admin, superAdmin: the `is-admin` and `is-super-admin` flags.
+ * - registrar: a registrar of the event and of the order's event (the door right: src/resources/events/access.ts),
+ *   nothing else; where a row does not say, what `other` gets (the role gives no other right).
  *
  * An outcome is the HTTP status; a refused caller gets 401 (no token), 403 (no right) or 404 (a
  * record the caller may not know of). Rows with a `[...]` suffix are further checks of a route: a
@@ -18,7 +20,7 @@
  * the caller may or may not see. The routes left out (CORS preflight, Swagger UI, the HEAD twins of
  * GET routes) are listed with their reasons in matrix.ts.
  */
-export const CALLERS = ['anonymous', 'other', 'owner', 'organizer', 'admin', 'superAdmin'] as const;
+export const CALLERS = ['anonymous', 'other', 'owner', 'organizer', 'admin', 'superAdmin', 'registrar'] as const;
 export type Caller = (typeof CALLERS)[number];
 export type Outcome = number | 'shown' | 'hidden';
 export type Row = Readonly<Record<Caller, Outcome>>;
@@ -30,6 +32,7 @@ const row = (
   organizer: Outcome,
   admin: Outcome,
   superAdmin: Outcome,
+  registrar: Outcome = other,
 ): Row => ({
   anonymous,
   other,
@@ -37,7 +40,10 @@ const row = (
   organizer,
   admin,
   superAdmin,
+  registrar,
 });
+/** `r` with what the event's registrars get (the door right). */
+const door = (r: Row, registrar: Outcome): Row => ({ ...r, registrar });
 
 /** Every caller, signed in or not. */
 const everyone = (s: Outcome) => row(s, s, s, s, s, s);
@@ -53,16 +59,7 @@ const staffOnly = (s: Outcome) => row(401, 403, 403, 403, s, s);
 const assistantAdmin = (s: Outcome) => row(401, 401, 401, 401, s, s);
 /** A 200 for everyone, with the protected members shown only to `who`. */
 const shownTo = (...who: Caller[]) =>
-  row(
-    ...(CALLERS.map((c) => (who.includes(c) ? 'shown' : 'hidden')) as [
-      Outcome,
-      Outcome,
-      Outcome,
-      Outcome,
-      Outcome,
-      Outcome,
-    ]),
-  );
+  Object.fromEntries(CALLERS.map((c) => [c, who.includes(c) ? 'shown' : 'hidden'])) as unknown as Row;
 
 /** The routes every record kind of an event has: reads where its event is visible, writes by the event's organizers. */
 const eventRecord = (path: string, read: Row = everyone(200)): Record<string, Row> => ({
@@ -114,12 +111,13 @@ const socialRecord = (path: string, relationships: string[]): Record<string, Row
 
 /**
  * The door's records (stations, head counts, check-ins, badges): the event's owner, organizers, coorganizers and
- * registrars (the matrix has no registrar: test/events/check-in-badges.test.ts) and administrators; the others
- * find nothing (404), as the reference answers them.
+ * registrars and administrators; the others find nothing (404), as the reference answers them.
  */
-const atTheDoor = (s: Outcome) => row(404, 404, s, s, s, s);
+const atTheDoor = (s: Outcome) => row(404, 404, s, s, s, s, s);
 /** A create at the door: 401 without a token, 404 for anyone else but the door's staff. */
-const doorCreate = row(401, 404, 201, 201, 201, 201);
+const doorCreate = row(401, 404, 201, 201, 201, 201, 201);
+/** A route of the door that names the event (scan, stats, search): 401 without a token, 404 for others. */
+const doorRoute = (s: Outcome) => row(401, 404, s, s, s, s, s);
 /** A door record's routes: the list (scoped), create, the record, and its relationships (`writable`: PATCH too). */
 const doorRecord = (
   path: string,
@@ -246,9 +244,9 @@ export const MATRIX: Record<string, Row> = {
   [`GET ${EVENT}/tags`]: involved(200),
   [`POST ${EVENT}/tags`]: involved(201),
   [`GET ${EVENT}/tickets/availability`]: everyone(200),
-  // An event's ticket holders are its organizers' (linkage and list alike).
-  [`GET ${EVENT}/relationships/attendees`]: involved(200),
-  [`GET ${EVENT}/attendees`]: involved(200),
+  // An event's ticket holders are its organizers' and its registrars' (linkage and list alike).
+  [`GET ${EVENT}/relationships/attendees`]: door(involved(200), 200),
+  [`GET ${EVENT}/attendees`]: door(involved(200), 200),
   ...publicRelationship(EVENT, 'video-stream'),
   [`GET ${EVENT}/has-streams`]: everyone(200),
   ...publicRelationship(EVENT, 'group'),
@@ -369,9 +367,14 @@ export const MATRIX: Record<string, Row> = {
   'POST /v1/role_invites/decline-invite': everyone(200),
   'POST /v1/role_invites/accept-invite': signedIn(200),
   'POST /v1/events/{event_id}/export/json': involved(200),
-  // The schedule exports and the CSV exports: started by POST, and by GET as the Open Event front end does.
+  // The schedule exports and the CSV and PDF exports: started by POST, and by GET as the Open Event front end does.
   ...Object.fromEntries(
-    ['ical', 'xcal', 'pentabarf', 'sessions/csv', 'speakers/csv', 'orders/csv', 'attendees/csv'].flatMap((path) =>
+    [
+      'ical',
+      'xcal',
+      'pentabarf',
+      ...['sessions', 'speakers', 'orders', 'attendees'].flatMap((kind) => [`${kind}/csv`, `${kind}/pdf`]),
+    ].flatMap((path) =>
       ['POST', 'GET'].map((method) => [`${method} /v1/events/{event_id}/export/${path}`, involved(200)]),
     ),
   ),
@@ -488,12 +491,38 @@ export const MATRIX: Record<string, Row> = {
   ...doorRecord('badge-field-forms', ['event'], ['badge-form']),
   ...Object.fromEntries(
     ['stations', 'user-check-in', 'badge-forms'].flatMap((n) => [
-      [`GET ${EVENT}/relationships/${n}`, row(401, 404, 200, 200, 200, 200)],
-      [`GET ${EVENT}/${n}`, row(401, 404, 200, 200, 200, 200)],
+      [`GET ${EVENT}/relationships/${n}`, doorRoute(200)],
+      [`GET ${EVENT}/${n}`, doorRoute(200)],
     ]),
   ),
+  // The door's scan (a new ticket holder of the event at its registration desk, per cell), figures of the day and
+  // search, and the check-ins at a room's stations.
+  'POST /v1/stations/{station_id}/scan': doorRoute(201),
+  'GET /v1/user-check-in/stats/event/{event_id}': doorRoute(200),
+  'GET /v1/events/{event_id}/attendees/search': doorRoute(200),
+  'GET /v1/microlocations/{id}/relationships/user-check-in': doorRoute(200),
+  'GET /v1/microlocations/{id}/user-check-in': doorRoute(200),
   [`POST ${EVENT}/stations`]: doorCreate,
   [`POST ${EVENT}/badge-forms`]: doorCreate,
+  // The reference's lists of the door's records by room, session, station and session, and badge; the fields of a
+  // ticket's badge (plain JSON).
+  ...Object.fromEntries(
+    [
+      ['/v1/microlocations/{id}', 'stations'],
+      ['/v1/sessions/{id}', 'station-store-paxs'],
+    ].flatMap(([base, n]) => [
+      [`GET ${base}/relationships/${n}`, doorRoute(200)],
+      [`GET ${base}/${n}`, doorRoute(200)],
+    ]),
+  ),
+  'GET /v1/stations/{id}/sessions/{session_id}/station-store-paxs': atTheDoor(200),
+  [`GET ${EVENT}/badge-forms/{badge_id}`]: doorRoute(200),
+  'GET /v1/badge-forms/{id}/badge-field-forms/{badge_id}': atTheDoor(200),
+  'GET /v1/tickets/{ticket_id}/badge-forms': doorRoute(200),
+  // Printing badges (a task, polled like an export): the door's work.
+  'GET /v1/badge-forms/print-badge-pdf': doorRoute(200),
+  'GET /v1/events/{event_id}/export/badges/pdf': doorRoute(200),
+  'POST /v1/events/{event_id}/export/badges/pdf': doorRoute(200),
   // Attendee tags: the event's organizers' labels on people; the list is scoped (a stranger's is empty).
   ...eventRecord('tags', involved(200)),
   'GET /v1/tags': signedIn(200),
@@ -616,19 +645,23 @@ export const MATRIX: Record<string, Row> = {
     ]),
   ),
 
-  // Ticket holders (of the open order `owner` bought in the bazaar): the buyer and the event's organizers; organizers delete.
+  // Ticket holders (of the open order `owner` bought in the bazaar): the buyer and the event's organizers; organizers
+  // delete. The registrars read them and change their check-in members only (a new first name: 403).
   'GET /v1/attendees': signedIn(200),
   'POST /v1/attendees': involved(201),
-  'GET /v1/attendees/{id}': involved(200),
+  'GET /v1/attendees/{id}': door(involved(200), 200),
   // An attendee's registration: for those who read the attendee (the recipe names the attendee of `owner`'s order).
-  'GET /v1/states': involved(200),
+  'GET /v1/states': door(involved(200), 200),
   'PATCH /v1/attendees/{id}': involved(200),
+  // Checking in is the door's: not the buyer's, even of an open order.
+  'PATCH /v1/attendees/{id} [is-checked-in: true]': row(401, 403, 403, 200, 200, 200, 200),
   'DELETE /v1/attendees/{id}': row(401, 403, 403, 200, 200, 200),
   ...Object.fromEntries(
     ['event', 'order', 'ticket', 'user', 'tag'].flatMap((n) => [
-      [`GET /v1/attendees/{id}/relationships/${n}`, involved(200)],
-      [`PATCH /v1/attendees/{id}/relationships/${n}`, involved(200)],
-      [`GET /v1/attendees/{id}/${n}`, involved(200)],
+      [`GET /v1/attendees/{id}/relationships/${n}`, door(involved(200), 200)],
+      // The door changes no linkage (a document may send it back unchanged).
+      [`PATCH /v1/attendees/{id}/relationships/${n}`, door(involved(200), 403)],
+      [`GET /v1/attendees/{id}/${n}`, door(involved(200), 200)],
     ]),
   ),
   // Tagging a ticket holder is for the event's staff (the recipe names a tag of the holder's event).

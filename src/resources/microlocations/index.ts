@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { microlocations } from '../../../db/schema/index.js';
+import { microlocations, microlocationUserCheckIns } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/index.js';
 import {
   coordinates,
@@ -11,6 +11,7 @@ import {
   position,
   requiredText,
 } from '../attributes.js';
+import { requireDoor } from '../events/door-policy.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 import { checkRoomStream } from '../video-streams/index.js';
 
@@ -42,6 +43,21 @@ export const microlocationResource = defineResource({
   relationships: {
     event: eventOf,
     sessions: { kind: 'toMany', type: 'session', foreignKey: 'microlocationId', description: 'sessions held here' },
+    stations: {
+      kind: 'toMany',
+      type: 'station',
+      foreignKey: 'microlocationId',
+      description: "the registration desks and doors of the room; its event's door staff only",
+      guard: (ctx, row) => requireDoor(ctx, row.eventId as number, 'Microlocation not found'),
+    },
+    'user-check-in': {
+      kind: 'toMany',
+      type: 'user_check_in',
+      through: { table: microlocationUserCheckIns, from: 'microlocationId', to: 'userCheckInId' },
+      readOnly: true,
+      description: "the registrations and check-ins at the room's stations; its event's door staff only",
+      guard: (ctx, row) => requireDoor(ctx, row.eventId as number, 'Microlocation not found'),
+    },
     'video-stream': {
       kind: 'toOne',
       type: 'video-stream',

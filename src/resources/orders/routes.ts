@@ -37,7 +37,8 @@ export default async function orderRoutes(app: FastifyInstance) {
         params: Type.Object({ identifier: Type.String({ maxLength: 64, description: 'the order identifier' }) }),
         response: {
           200: Type.Ref(VerifyResponse, { description: 'The status of the order' }),
-          ...errorResponses([400, 401, 404], { 404: 'No order the caller may see has this identifier' }),
+          // 415: a body of a type the service does not read (it takes none).
+          ...errorResponses([400, 401, 404, 415], { 404: 'No order the caller may see has this identifier' }),
         },
       },
     },

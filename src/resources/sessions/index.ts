@@ -7,6 +7,7 @@ import { complexFieldValues, slides } from '../form-values.js';
 
 import { checkPeriod } from '../period.js';
 import { sessionSocialAttributes, sessionSocialRelationships } from './social.js';
+import { requireDoor } from '../events/door-policy.js';
 import { sessionPolicy } from './policy.js';
 import { SESSION_STATES, transitionTable } from './states.js';
 
@@ -132,6 +133,13 @@ export const sessionResource = defineResource({
       description: 'the user who created the session (a create may name the caller)',
     },
     ...sessionSocialRelationships,
+    'station-store-paxs': {
+      kind: 'toMany',
+      type: 'station-store-pax',
+      foreignKey: 'sessionId',
+      description: "the head counts the event's stations took of the session; its event's door staff only",
+      guard: (ctx, row) => requireDoor(ctx, row.eventId as number, 'Session not found'),
+    },
   },
   policy: sessionPolicy,
   hooks: {

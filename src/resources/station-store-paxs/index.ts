@@ -1,8 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import { stations, stationStorePaxs } from '../../../db/schema/index.js';
-import { DateTime, defineResource, INT4_MAX } from '../../jsonapi/index.js';
+import { DateTime, defineResource, INT4_MAX, unprocessable, type WriteInput } from '../../jsonapi/index.js';
 import { createdAt, deletedAt, flexibleNumber } from '../attributes.js';
 import { doorPolicy } from '../events/door-policy.js';
+
+const POINTER = '/data/attributes/current-pax';
+
+/** The count sent in both spellings must be one count. */
+function oneCount(input: WriteInput) {
+  const { 'current-pax': dashed, current_pax: snake } = input.attributes;
+  if (dashed !== undefined && snake !== undefined && Number(dashed) !== Number(snake))
+    throw unprocessable('current-pax and current_pax are one member: send one of them', POINTER);
+}
 
 export const stationStorePaxResource = defineResource({
   type: 'station-store-pax',
@@ -17,9 +26,20 @@ export const stationStorePaxResource = defineResource({
   attributes: {
     'current-pax': flexibleNumber({
       column: 'currentPax',
-      schema: Type.Integer({ minimum: 0, maximum: INT4_MAX, description: 'people counted' }),
-      required: true,
+      schema: Type.Integer({ minimum: 0, maximum: INT4_MAX, description: 'people counted (required on create)' }),
     }),
+    // The reference's marshmallow also took a member by its field name, and its blueprint's example sends this one.
+    current_pax: {
+      ...flexibleNumber({
+        column: 'currentPax',
+        schema: Type.Integer({
+          minimum: 0,
+          maximum: INT4_MAX,
+          description: "current-pax as the reference's API Blueprint spells it; never both with different values",
+        }),
+      }),
+      writeOnly: true,
+    },
     'created-at': createdAt,
     'modified-at': { column: 'modifiedAt', schema: DateTime(), readOnly: true },
     'deleted-at': deletedAt,
@@ -51,7 +71,13 @@ export const stationStorePaxResource = defineResource({
   },
   policy: doorPolicy({ name: 'station', type: 'station', table: stations }),
   hooks: {
-    beforeUpdate(_ctx, _row, values) {
+    beforeCreate(_ctx, values, input) {
+      oneCount(input);
+      if (values.currentPax === undefined)
+        throw unprocessable('current-pax is required: how many people the station counted', POINTER);
+    },
+    beforeUpdate(_ctx, _row, values, input) {
+      oneCount(input);
       values.modifiedAt = new Date();
     },
   },

@@ -1,5 +1,6 @@
-import { STATION_TYPES, stations } from '../../../db/schema/index.js';
-import { defineResource, unprocessable, type Row } from '../../jsonapi/index.js';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { STATION_TYPES, stations, stationStorePaxs, userCheckIns } from '../../../db/schema/index.js';
+import { conflict, defineResource, unprocessable, type Ctx, type Row } from '../../jsonapi/index.js';
 import { choice, createdAt, deletedAt, eventOf, requiredText } from '../attributes.js';
 import { doorPolicy } from '../events/door-policy.js';
 
@@ -11,6 +12,26 @@ function doorHasRoom(values: Record<string, unknown>, row?: Row) {
     throw unprocessable(`A ${type} station needs its microlocation`, '/data/relationships/microlocation');
 }
 
+/**
+ * A station is deleted with its head counts (the reference cascades both tables), but never while check-ins name
+ * it: they are the event's attendance history, which the reference's cascade erased. 409 says so.
+ */
+async function deleteStation(ctx: Ctx, row: Row) {
+  const [held] = await ctx.db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(userCheckIns)
+    .where(and(eq(userCheckIns.stationId, row.id as number), isNull(userCheckIns.deletedAt)));
+  if (held!.count > 0)
+    throw conflict(
+      `The station holds ${held!.count} check-in${held!.count === 1 ? '' : 's'}, the attendance history of its ` +
+        'event: delete them first to delete the station',
+    );
+  await ctx.db
+    .update(stationStorePaxs)
+    .set({ deletedAt: new Date() })
+    .where(and(eq(stationStorePaxs.stationId, row.id as number), isNull(stationStorePaxs.deletedAt)));
+}
+
 export const stationResource = defineResource({
   type: 'station',
   path: 'stations',
@@ -20,7 +41,8 @@ export const stationResource = defineResource({
   description:
     "A desk or door where the event's registrars register ticket holders or check them in and out: readable and " +
     "written by the event's owner, organizers, coorganizers and registrars (others find nothing). A check in or " +
-    'check out station is at a microlocation of its event.',
+    'check out station is at a microlocation of its event. Deleting a station deletes its head counts (station store ' +
+    'paxs) with it; a station that check-ins name is kept (409), so that the attendance history stays whole.',
   table: stations,
   softDelete: 'deletedAt',
   attributes: {
@@ -47,6 +69,16 @@ export const stationResource = defineResource({
       type: 'station-store-pax',
       foreignKey: 'stationId',
       description: 'the head counts taken at the station, per session',
+      narrowed: [
+        {
+          path: 'sessions/:session_id/station-store-paxs',
+          param: 'session_id',
+          column: 'sessionId',
+          operation: 'BySession',
+          summary: "List a station's head counts of one session",
+          description: 'the id of the session counted',
+        },
+      ],
     },
     'user-check-ins': {
       kind: 'toMany',
@@ -59,5 +91,7 @@ export const stationResource = defineResource({
   hooks: {
     beforeCreate: (_ctx, values) => doorHasRoom(values),
     beforeUpdate: (_ctx, row, values) => doorHasRoom(values, row),
+    beforeDelete: deleteStation,
   },
+  deleteFailures: { 409: 'Check-ins name the station: they are the attendance history, kept whole' },
 });
