@@ -19,7 +19,6 @@ export interface RouteVisit {
   provokes?: ProvokedAnswer;
 }
 
-const DOOR = 'stations, check-in and badge forms (issue 42)';
 const CONSOLE = 'the admin console: roles, permissions, messages, logs, placeholders, invoices (issue 43)';
 const TOOLS = 'exhibitors, video channels, chat, group teams (issue 44)';
 
@@ -28,7 +27,6 @@ const TOOLS = 'exhibitors, video channels, chat, group teams (issue 44)';
  * (its page errors follow from those answers).
  */
 export const LATER_RESOURCES: Array<[RegExp, string]> = [
-  [/^\/v1\/(stations|user-check-in|badge-forms|badge-field-forms)\b/, DOOR],
   [
     /^\/v1\/(event-invoices|services|event-role-permissions|user-permissions|custom-system-roles|panel-permissions|activities|mails|message-settings|speaker-image-sizes|event-image-sizes|custom-placeholders)\b/,
     CONSOLE,
