@@ -15,7 +15,7 @@ export interface WaitingRule {
   match: RegExp;
 }
 
-/** Transactions whose resource a later issue adds (issues 41 to 44 list them): sent and reported, never counted as failing. */
+/** Transactions whose resource a later issue adds (issues 43 and 44 list them): sent and reported, never counted as failing. */
 export const WAITING: WaitingRule[] = [
   { resource: 'custom system roles', issue: 43, match: /\/custom-system-roles\b/ },
   { resource: 'panel permissions', issue: 43, match: /\/panel-permissions\b/ },

@@ -94,7 +94,7 @@ t.test('the reference API Blueprint, replayed', async (t) => {
   const waiting = results.filter((r) => r.scope === 'waiting');
   t.comment(
     `${results.filter((r) => !r.outcome.cause).length} of ${results.length} transactions pass as their example; in this issue's scope ` +
-      `${passing.length} of ${inScope.length} (waiting for issues 41-44: ${waiting.length}, of which ` +
+      `${passing.length} of ${inScope.length} (waiting for issues 43-44: ${waiting.length}, of which ` +
       `${waiting.filter((r) => !r.outcome.cause).length} pass already; different on purpose: ${different.size})`,
   );
   const causes: Cause[] = ['status mismatch', 'missing member', 'error'];
