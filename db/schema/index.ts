@@ -17,3 +17,4 @@ export * from './assistant-drafts.js';
 export * from './schedule.js';
 export * from './ticketing.js';
 export * from './check-in.js';
+export * from './console.js';

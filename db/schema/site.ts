@@ -171,6 +171,8 @@ export const mails = pgTable(
     id: serial('id').primaryKey(),
     recipient: varchar('recipient', { length: 254 }).notNull(),
     subject: text('subject').notNull(),
+    /** The message's text, for the mail log (the composed message is `raw`). */
+    message: text('message'),
     action: varchar('action', { length: 64 }).notNull(),
     status: varchar('status', { length: 8 }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
