@@ -10,6 +10,12 @@ export interface JobDefinition<T extends object = object> {
   /** Created when missing, and updated to this at every start (also its dead letter queue). */
   queue: Omit<Queue, 'name' | 'partition' | 'policy'>;
   work?: WorkOptions;
+  /**
+   * A recurring run (a cron expression, evaluated in `tz`, UTC by default): kept in pg-boss's schedule table at every
+   * start of a worker, and sent by whichever worker's cron pass finds it due; `missed: 'once'` sends one job for
+   * occurrences that fell while no worker ran.
+   */
+  schedule?: { cron: string; tz?: string; missed?: 'skip' | 'once' };
   /** Builds the handler from the ready app (database, mailer); jobs may run more than once. */
   handler(app: FastifyInstance): (jobs: Job<T>[]) => Promise<unknown>;
 }
@@ -70,7 +76,8 @@ export default fp(
       useListenNotify: options.work,
       superviseIntervalSeconds: options.monitorSeconds,
       monitorIntervalSeconds: options.monitorSeconds,
-      schedule: false,
+      // Cron passes run where jobs run, and only when a queue has a schedule.
+      schedule: options.work && options.jobs.some((job) => job.schedule),
     });
     // Only what names the failure: pg errors carry their whole client (pool, config), kilobytes per line.
     boss.on('error', (err: Error & { code?: string }) =>
@@ -96,6 +103,11 @@ export default fp(
       const queue = { ...job.queue, heartbeatSeconds: options.heartbeatSeconds, notify: true };
       await boss.createQueue(job.name, queue);
       await boss.updateQueue(job.name, queue);
+      if (options.work && job.schedule)
+        await boss.schedule(job.name, job.schedule.cron, null, {
+          tz: job.schedule.tz ?? 'UTC',
+          ...(job.schedule.missed ? { missed: job.schedule.missed } : {}),
+        });
     }
     /** Ids of the jobs whose handlers run in this process. */
     const running = new Set<string>();

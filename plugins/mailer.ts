@@ -8,8 +8,9 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import addressparser from 'nodemailer/lib/addressparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
-import { mails, settings } from '../db/schema/index.js';
+import { activities, mails, settings } from '../db/schema/index.js';
 import type { Db } from './db.js';
+import { mailWanted } from './mail-choices.js';
 
 export const MAIL_QUEUE = 'mail-delivery';
 
@@ -26,16 +27,22 @@ export interface OutgoingMail {
   text: string;
   html?: string;
   attachments?: { filename: string; content: Buffer | string; contentType: string }[];
+  /** The event the mail is about: its recipient's choices for that event decide it too (plugins/mail-choices.ts). */
+  eventId?: number;
 }
 
 export type DeliveryStatus = 'sent' | 'pending' | 'failed';
 
+/** What `send` did: recorded (and how delivery went), or skipped (its kind is switched off, or the recipient opted out). */
+export type SendResult = { id: number; status: DeliveryStatus } | { id: null; status: 'skipped' };
+
 export interface Mailer {
   /**
    * Records the mail and delivers it; a failed delivery stays pending and the retry job takes it.
-   * `alongside` writes what must commit with the record (a task's end), so either both happen or neither.
+   * `alongside` writes what must commit with the record (a task's end), so either both happen or neither; a
+   * mail the message settings or its recipient's choices hold back is skipped, and `alongside` still commits.
    */
-  send(mail: OutgoingMail, alongside?: (tx: Db) => Promise<unknown>): Promise<{ id: number; status: DeliveryStatus }>;
+  send(mail: OutgoingMail, alongside?: (tx: Db) => Promise<unknown>): Promise<SendResult>;
   /**
    * Delivers a recorded mail that is still pending (the retry job) and answers its status after the
    * attempt; `pending` also while another attempt holds it.
@@ -206,9 +213,17 @@ export default fp(
       return 'sent';
     }
 
-    async function send(mail: OutgoingMail, alongside?: (tx: Db) => Promise<unknown>) {
-      const from = senderOf(await configured());
+    async function send(mail: OutgoingMail, alongside?: (tx: Db) => Promise<unknown>): Promise<SendResult> {
       const to = { name: oneLine(mail.to.name ?? ''), address: mailbox(mail.to.address) };
+      if (!(await mailWanted(app.db, mail.action, to.address, mail.eventId))) {
+        app.log.info(
+          { action: mail.action },
+          'mail not sent: switched off in the message settings or by its recipient',
+        );
+        if (alongside) await app.db.transaction((tx) => alongside(tx));
+        return { id: null, status: 'skipped' };
+      }
+      const from = senderOf(await configured());
       const subject = oneLine(mail.subject);
       const raw = await new MailComposer({
         from,
@@ -226,9 +241,14 @@ export default fp(
       const id = await app.db.transaction(async (tx) => {
         const [row] = await tx
           .insert(mails)
-          .values({ recipient: to.address, subject, action: mail.action, raw })
+          .values({ recipient: to.address, subject, message: mail.html ?? mail.text, action: mail.action, raw })
           .returning({ id: mails.id });
         await app.sendJob(tx, MAIL_QUEUE, { mailId: row!.id }, { startAfter: options.retrySeconds });
+        // The activity log's line of a mail (the reference's `mail_event`), written by the service itself.
+        await tx.insert(activities).values({
+          actor: null,
+          action: `Mail sent to ${to.address}, action: ${mail.action}, subject: ${subject}`,
+        });
         await alongside?.(tx);
         return row!.id;
       });

@@ -19,10 +19,17 @@ export const wantsFresh = (request: FastifyRequest) =>
  * administrator or a changed email is another key, never what was kept for the old account).
  */
 export const callerKey = (
-  caller: { id: number; email: string; isAdmin: boolean; isSuperAdmin: boolean; isVerified: boolean } | null,
+  caller: {
+    id: number;
+    email: string;
+    isAdmin: boolean;
+    isSuperAdmin: boolean;
+    isVerified: boolean;
+    panels?: readonly string[];
+  } | null,
 ) =>
   caller
-    ? `${caller.id}:${caller.isAdmin ? 1 : 0}${caller.isSuperAdmin ? 1 : 0}${caller.isVerified ? 1 : 0}:${caller.email}`
+    ? `${caller.id}:${caller.isAdmin ? 1 : 0}${caller.isSuperAdmin ? 1 : 0}${caller.isVerified ? 1 : 0}:${JSON.stringify(caller.panels ?? [])}:${caller.email}`
     : '0';
 
 /** Lookups memoized at most (accounts, event access: a few hundred bytes each). */

@@ -620,10 +620,7 @@ export default async function benchRoutes(
 const SETTINGS_PUBLIC =
   'x.app_name as "app-name", x.tagline, x.frontend_url as "frontend-url", x.support_url as "support-url", x.facebook_url as "facebook-url", ' +
   'x.twitter_url as "twitter-url", x.instagram_url as "instagram-url", x.github_url as "github-url", x.youtube_url as "youtube-url", ' +
-  'x.large_image_width as "large-image-width", x.large_image_height as "large-image-height", x.thumbnail_image_width as "thumbnail-image-width", ' +
-  'x.thumbnail_image_height as "thumbnail-image-height", x.icon_image_width as "icon-image-width", x.icon_image_height as "icon-image-height", ' +
-  'x.image_keep_aspect as "image-keep-aspect", x.profile_thumbnail_size as "profile-thumbnail-size", x.profile_small_size as "profile-small-size", ' +
-  'x.profile_icon_size as "profile-icon-size", x.order_expiry_time as "order-expiry-time", x.start_pg_enabled as "start-pg-enabled", ' +
+  'x.order_expiry_time as "order-expiry-time", x.start_pg_enabled as "start-pg-enabled", ' +
   'x.start_pg_event_id as "start-pg-event-id", x.analytics_key as "analytics-key", x.fb_client_id as "fb-client-id", x.google_url as "google-url", ' +
   'x.weblate_url as "weblate-url", x.patreon_url as "patreon-url", x.gitter_url as "gitter-url", x.telegram_url as "telegram-url", ' +
   'x.android_app_url as "android-app-url", x.web_app_url as "web-app-url", x.rocket_chat_url as "rocket-chat-url", x.cookie_policy as "cookie-policy", ' +

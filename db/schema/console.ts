@@ -62,17 +62,28 @@ export const rolesPanels = pgTable(
       .notNull()
       .references(() => panelPermissions.id, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.roleId, t.panelPermissionId] }), index('roles_panels_panel_idx').on(t.panelPermissionId)],
+  (t) => [
+    primaryKey({ columns: [t.roleId, t.panelPermissionId] }),
+    index('roles_panels_panel_idx').on(t.panelPermissionId),
+  ],
 );
 
-/** What users who are not verified, or not logged in, may do (`create_event`, `publish_event`, ...). */
-export const userPermissions = pgTable('user_permissions', {
-  id: serial('id').primaryKey(),
-  name: varchar('name', { length: 255 }).notNull().unique(),
-  description: text('description'),
-  unverifiedUser: boolean('unverified_user').notNull().default(false),
-  anonymousUser: boolean('anonymous_user').notNull().default(false),
-});
+/**
+ * What users who are not verified, or not logged in, may do (`create_event`, `publish_event`, ...). Soft-deleted as
+ * the reference's: a live row's name is unique.
+ */
+export const userPermissions = pgTable(
+  'user_permissions',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 255 }).notNull(),
+    description: text('description'),
+    unverifiedUser: boolean('unverified_user').notNull().default(false),
+    anonymousUser: boolean('anonymous_user').notNull().default(false),
+    deletedAt: stamp('deleted_at'),
+  },
+  (t) => [uniqueIndex('user_permissions_live_name_idx').on(t.name).where(sql`${t.deletedAt} is null`)],
+);
 
 /** The kinds of event records an event role's permissions are about (track, session, speaker, sponsor, microlocation). */
 export const services = pgTable('services', {
@@ -223,6 +234,6 @@ export const eventInvoices = pgTable(
     uniqueIndex('event_invoices_event_month_idx').on(t.eventId, t.month),
     index('event_invoices_user_idx').on(t.userId),
     check('event_invoices_amount', sql`${t.amount} >= 0`),
-    check('event_invoices_status', sql`${t.status} in ('due', 'paid', 'refunding', 'refunded', 'failure', 'resolved')`),
+    check('event_invoices_status', sql`${t.status} in ('due', 'paid', 'refunding', 'refunded', 'failed', 'resolved')`),
   ],
 );

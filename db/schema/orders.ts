@@ -14,6 +14,7 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
+import { eventInvoices } from './console.js';
 import { events } from './events.js';
 import { accessCodes, discountCodes } from './ticketing.js';
 import { users } from './users.js';
@@ -80,6 +81,10 @@ export const orders = pgTable(
     discountCodeId: integer('discount_code_id').references((): AnyPgColumn => discountCodes.id),
     accessCodeId: integer('access_code_id').references((): AnyPgColumn => accessCodes.id),
     completedAt: stamp('completed_at'),
+    /** The monthly invoice of the event's ticket fees that billed this order (set when the invoice is issued). */
+    eventInvoiceId: integer('event_invoice_id').references((): AnyPgColumn => eventInvoices.id, {
+      onDelete: 'set null',
+    }),
     createdAt: stamp('created_at').notNull().defaultNow(),
     deletedAt: stamp('deleted_at'),
   },

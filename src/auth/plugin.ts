@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { logins, users } from '../../db/schema/index.js';
 import type { Caller } from './caller.js';
+import { PANEL_TABLES, panelsOf } from './panels.js';
 import { unauthorized } from '../../plugins/http-errors.js';
 import type { Db } from '../../plugins/db.js';
 import { wantsFresh } from '../../plugins/read-cache.js';
@@ -72,10 +73,10 @@ function isClaims(claims: Partial<Claims>): claims is Claims {
 
 /**
  * The tables `callerLookup` reads: the read cache drops its memoized callers when one of them changes
- * (a deleted or demoted account, a changed password, an ended login). A test compares this list with
+ * (a deleted or demoted account, a changed password, an ended login, a panel opened or closed). A test compares this list with
  * the tables the lookup's SQL names.
  */
-export const CALLER_TABLES = ['users', 'logins'] as const;
+export const CALLER_TABLES = ['users', 'logins', ...PANEL_TABLES] as const;
 
 /** The live account a token names, with its login (`sid`) when the token names one. */
 export const callerLookup = (db: Db, identity: number, sid: string | undefined) =>
@@ -89,6 +90,7 @@ export const callerLookup = (db: Db, identity: number, sid: string | undefined) 
       generation: users.tokenGeneration,
       login: logins.id,
       ended: logins.endedAt,
+      panels: panelsOf(),
     })
     .from(users)
     .leftJoin(logins, and(eq(logins.id, sid ?? NO_LOGIN), eq(logins.userId, users.id)))
@@ -144,6 +146,7 @@ export default fp(
         isSuperAdmin: row.isSuperAdmin,
         isVerified: row.isVerified,
         loginId: sid ?? null,
+        panels: row.panels,
       };
     });
 

@@ -2,15 +2,15 @@ import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
-import { events, settings, speakers, users } from '../../db/schema/index.js';
+import { customPlaceholders, events, speakers, users } from '../../db/schema/index.js';
 import type { Hooks } from '../jsonapi/index.js';
 import { safeFetch, type FetchLimits } from '../net/safe-fetch.js';
-import { resize, type VariantSize } from './resize.js';
+import { resize } from './resize.js';
+import { type ImageSizeType, loadVariantSizes, variantSizes } from './sizes.js';
 
 export const IMAGE_VARIANTS_QUEUE = 'image-variants';
 
-type Settings = typeof settings.$inferSelect;
-export type ImageOwner = 'event' | 'speaker' | 'user';
+export type ImageOwner = 'event' | 'speaker' | 'user' | 'placeholder';
 
 export interface VariantJob {
   owner: ImageOwner;
@@ -27,22 +27,11 @@ interface Target {
   sourceColumn: PgColumn;
   /** Column key of a read-only copy of the source URL (a user's original-image-url). */
   mirror?: string;
-  /** Variant column key -> its size, from the settings. */
-  variants: Sizes;
+  /** The image_sizes row whose sizes its variants take. */
+  sizes: ImageSizeType;
+  /** The variants' storage folder, under `images/` (the record's id follows). */
+  folder: string;
 }
-
-type Sizes = Record<string, (s: Settings) => VariantSize>;
-
-const square = (size: (s: Settings) => number) => (s: Settings) => ({
-  width: size(s),
-  height: size(s),
-  keepAspect: s.imageKeepAspect,
-});
-const profile: Sizes = {
-  thumbnailImageUrl: square((s) => s.profileThumbnailSize),
-  smallImageUrl: square((s) => s.profileSmallSize),
-  iconImageUrl: square((s) => s.profileIconSize),
-};
 
 const TARGETS: Record<ImageOwner, Target> = {
   event: {
@@ -50,24 +39,34 @@ const TARGETS: Record<ImageOwner, Target> = {
     id: events.id,
     source: 'originalImageUrl',
     sourceColumn: events.originalImageUrl,
-    variants: {
-      largeImageUrl: (s) => ({ width: s.largeImageWidth, height: s.largeImageHeight, keepAspect: s.imageKeepAspect }),
-      thumbnailImageUrl: (s) => ({
-        width: s.thumbnailImageWidth,
-        height: s.thumbnailImageHeight,
-        keepAspect: s.imageKeepAspect,
-      }),
-      iconImageUrl: (s) => ({ width: s.iconImageWidth, height: s.iconImageHeight, keepAspect: s.imageKeepAspect }),
-    },
+    sizes: 'event-image',
+    folder: 'events',
   },
-  speaker: { table: speakers, id: speakers.id, source: 'photoUrl', sourceColumn: speakers.photoUrl, variants: profile },
+  speaker: {
+    table: speakers,
+    id: speakers.id,
+    source: 'photoUrl',
+    sourceColumn: speakers.photoUrl,
+    sizes: 'speaker-image',
+    folder: 'speakers',
+  },
   user: {
     table: users,
     id: users.id,
     source: 'avatarUrl',
     sourceColumn: users.avatarUrl,
     mirror: 'originalImageUrl',
-    variants: profile,
+    sizes: 'speaker-image',
+    folder: 'users',
+  },
+  // A sub-topic's placeholder image takes the event image's variants and sizes (the reference's custom_placeholders.py).
+  placeholder: {
+    table: customPlaceholders,
+    id: customPlaceholders.id,
+    source: 'originalImageUrl',
+    sourceColumn: customPlaceholders.originalImageUrl,
+    sizes: 'event-image',
+    folder: 'custom-placeholders',
   },
 };
 
@@ -76,7 +75,8 @@ const TARGETS: Record<ImageOwner, Target> = {
  * changed URL clears the variants and sends the variants job in the same transaction; none clears them.
  */
 export function withImageVariants(owner: ImageOwner, base: Hooks = {}): Hooks {
-  const { source, mirror, variants } = TARGETS[owner];
+  const { source, mirror, sizes } = TARGETS[owner];
+  const variantColumns = Object.keys(variantSizes(sizes, undefined));
   return {
     ...base,
     async beforeCreate(ctx, values, input) {
@@ -92,7 +92,7 @@ export function withImageVariants(owner: ImageOwner, base: Hooks = {}): Hooks {
     async beforeUpdate(ctx, row, values, input) {
       await base.beforeUpdate?.(ctx, row, values, input);
       if (!(source in values) || values[source] === row[source]) return;
-      for (const column of Object.keys(variants)) values[column] = null;
+      for (const column of variantColumns) values[column] = null;
       if (mirror) values[mirror] = values[source];
       const url = values[source];
       if (typeof url === 'string')
@@ -108,7 +108,7 @@ export interface VariantLimits {
 
 /**
  * The variants job: reads the image (from our own storage when the URL is ours, otherwise through the
- * SSRF-safe fetch), writes each variant as JPEG next to it (same backend; the settings' one for remote
+ * SSRF-safe fetch), writes each variant as JPEG at the administrators' image sizes and quality next to it (same backend; the settings' one for remote
  * images), and fills the variant URLs only if the record still has that image. Keys follow from the
  * record and the URL, so a job that runs twice overwrites its own files. Any failure (not an image,
  * too many pixels, a refused URL) throws before the record is touched.
@@ -118,18 +118,18 @@ export async function makeVariants(app: FastifyInstance, limits: VariantLimits, 
   const still = and(eq(target.id, id), eq(target.sourceColumn, url));
   const [current] = await app.db.select({ id: target.id }).from(target.table).where(still);
   if (!current) return { skipped: 'the record no longer has this image' };
-  const [config] = await app.db.select().from(settings).where(eq(settings.id, 1));
+  const sizes = await loadVariantSizes(app.db, target.sizes);
   const located = await app.storage.locate(url);
   const original = located
     ? await located.backend.read(located.key, limits.fetch.maxBytes)
     : (await safeFetch(url, limits.fetch)).body;
   const backend = located?.backend ?? (await app.storage.select());
-  const folder = `images/${owner}s/${id}/${createHash('sha256').update(url).digest('hex').slice(0, 16)}`;
+  const folder = `images/${target.folder}/${id}/${createHash('sha256').update(url).digest('hex').slice(0, 16)}`;
   const urls: Record<string, string> = {};
   const keys: string[] = [];
-  for (const [column, size] of Object.entries(target.variants)) {
+  for (const [column, size] of Object.entries(sizes)) {
     const key = `${folder}/${column.replace(/ImageUrl$/, '')}.jpg`;
-    urls[column] = await backend.put(key, await resize(original, size(config!), limits.maxPixels), 'image/jpeg');
+    urls[column] = await backend.put(key, await resize(original, size, limits.maxPixels), 'image/jpeg');
     keys.push(key);
   }
   const updated = await app.db.update(target.table).set(urls).where(still).returning({ id: target.id });

@@ -9,6 +9,7 @@ import { mailDelivery } from './mail-delivery.js';
 import { accountMail } from './account-mail.js';
 import { orderConfirmation } from './order-confirmation.js';
 import { orderExpiry } from '../resources/orders/expiry.js';
+import { eventInvoices } from './event-invoices.js';
 
 /** Every pg-boss queue of the service. */
 export const jobs = (config: Config): JobDefinition[] => [
@@ -24,6 +25,7 @@ export const jobs = (config: Config): JobDefinition[] => [
   }) as JobDefinition,
   orderConfirmation({ publicUrl: publicUrlOf(config) }) as JobDefinition,
   orderExpiry() as JobDefinition,
+  eventInvoices() as JobDefinition,
   ...[
     eventExport(transferLimits(config)) as JobDefinition,
     eventImport(transferLimits(config)) as JobDefinition,

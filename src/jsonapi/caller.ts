@@ -16,6 +16,11 @@ export interface Caller {
   isVerified: boolean;
   /** The login (`POST /v1/auth/login`) the token belongs to; null for tokens of no login (the assistant's). */
   loginId: string | null;
+  /**
+   * The admin panels (`sales`, `admin`, ...) the caller's custom system roles open (src/auth/panels.ts); absent
+   * or empty for most users. Administrators see every panel whatever this holds.
+   */
+  panels?: readonly string[];
 }
 
 declare module 'fastify' {

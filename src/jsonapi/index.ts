@@ -17,3 +17,4 @@ export { attributeValues } from './write.js';
 export { Registry, valueKind, type Model } from './model.js';
 export { default as jsonapi } from './plugin.js';
 export { computedListRoute, type ComputedList } from './computed-lists.js';
+export { actorOf, recordActivity } from './activity.js';

@@ -201,6 +201,21 @@ export interface Hooks {
   beforeDelete?(ctx: Ctx, row: Row): void | Promise<void>;
 }
 
+/**
+ * The activity log lines of a resource's writes (the reference's ACTIVITIES, app/models/activity.py), written in
+ * the write's transaction: a write that fails leaves none. Each answers the lines (none: nothing to log).
+ */
+export interface ActivitySpec {
+  /** `row`: the inserted column values, with the new record's id; `input`: what the request asked for. */
+  created?(ctx: Ctx, row: Row, input: WriteInput): string[] | Promise<string[]>;
+  /**
+   * `row`: the record before the change; `values`: the column values the update sets; `input`: what the request asked
+   * for. Called before the update's statements (to-many links included), so it reads the record as it was.
+   */
+  updated?(ctx: Ctx, row: Row, values: Record<string, unknown>, input: WriteInput): string[] | Promise<string[]>;
+  deleted?(ctx: Ctx, row: Row): string[] | Promise<string[]>;
+}
+
 export interface ResourceSpec {
   /** JSON:API type, e.g. `user`. */
   type: string;
@@ -234,6 +249,8 @@ export interface ResourceSpec {
   relationships?: Record<string, RelationshipSpec>;
   policy: Policy;
   hooks?: Hooks;
+  /** What its writes add to the activity log. */
+  activity?: ActivitySpec;
   /** Named lists (`GET /v1/events/upcoming`): the list route with a fixed condition, by path segment. */
   views?: Record<string, ViewSpec>;
   /** Reads of one record named by other path parameters than its id (`/v1/events/{event}/discount-codes/{code}`). */

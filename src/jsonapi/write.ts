@@ -14,6 +14,7 @@ import { dropReadOnly, readOnlyLinkage } from './read-only.js';
 import { anyOf, joinOf, linkable, parseId } from './records.js';
 import type { Ctx, Row, ToManySpec, ToOneSpec, WriteInput } from './resource.js';
 import { hasNul, linkageIds, storableDate, type Linkage } from './values.js';
+import { recordActivity } from './activity.js';
 
 /** A written date-time as the Date a timestamp column takes; dates PostgreSQL cannot store are refused. */
 function dateValue(wire: string, value: string): Date {
@@ -310,12 +311,18 @@ export function createRecord(
     const answer = readRecord(ctx, registry, model, NOTHING_INCLUDED, {
       write: tx.insert(model.table).values(values).getSQL(),
     }).then((r) => r!);
-    if (!replacesToMany(input) && !spec.hooks?.afterCreate) return new LastStatement(answer);
+    if (!replacesToMany(input) && !spec.hooks?.afterCreate && !spec.activity?.created) return new LastStatement(answer);
     const created = await answer;
     await replaceToMany(ctx, registry, model, created.row.id, input.relationships);
     await spec.hooks?.afterCreate?.(ctx, created.row, input);
+    // The activity log's lines go out at the call, the commit right behind them.
+    const logged = spec.activity?.created
+      ? recordActivity(tx, ctx.caller, await spec.activity.created(ctx, { ...values, id: created.row.id }, input))
+      : undefined;
     // What the hooks stored is read by the record's computed members: its answer is read after them.
-    if (!Object.keys(input.attributes).some((wire) => spec.attributes[wire]!.hooked)) return created;
+    if (!Object.keys(input.attributes).some((wire) => spec.attributes[wire]!.hooked))
+      return logged ? new LastStatement(logged.then(() => created)) : created;
+    await logged;
     return new LastStatement(
       readRecord(ctx, registry, model, NOTHING_INCLUDED, { id: created.row.id }).then((r) => r!),
     );
@@ -358,6 +365,8 @@ export function updateRecord(
     const values = await attributeValues(model, input.attributes);
     foreignKeyValues(registry, model, input.relationships, values);
     await spec.hooks?.beforeUpdate?.(ctx, row, values, input);
+    if (spec.activity?.updated)
+      await recordActivity(tx, ctx.caller, await spec.activity.updated(ctx, row, values, input));
     const write =
       Object.keys(values).length > 0
         ? tx.update(model.table).set(values).where(eq(model.id, row.id)).getSQL()
@@ -388,6 +397,7 @@ export function deleteRecord(w: Writer, model: Model, request: FastifyRequest, r
       const row = await lockRow(ctx, w.registry, model, rawId);
       await spec.policy.delete({ ...ctx, unwritten: true }, row);
       await spec.hooks?.beforeDelete?.(ctx, row);
+      if (spec.activity?.deleted) await recordActivity(tx, ctx.caller, await spec.activity.deleted(ctx, row));
       const write = spec.softDelete
         ? tx
             .update(model.table)

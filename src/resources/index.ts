@@ -2,6 +2,7 @@ import type { Face } from '../face.js';
 import type { ResourceSpec } from '../jsonapi/index.js';
 import { attendeeResource } from './attendees/index.js';
 import { customFormResource } from './custom-forms/index.js';
+import { customPlaceholderResource } from './custom-placeholders/index.js';
 import { eventCopyrightResource } from './event-copyrights/index.js';
 import { eventTopicResource } from './event-topics/index.js';
 import { eventTypeResource } from './event-types/index.js';
@@ -18,6 +19,11 @@ import chargeRoutes from './orders/charges.js';
 import orderDocumentRoutes from './orders/documents/routes.js';
 import roleInviteRoutes from './role-invites/routes.js';
 import { roleResource } from './roles/index.js';
+import { customSystemRoleResource } from './custom-system-roles/index.js';
+import { panelPermissionResource } from './panel-permissions/index.js';
+import { userPermissionResource } from './user-permissions/index.js';
+import { serviceResource } from './services/index.js';
+import { eventRolePermissionResource } from './event-role-permissions/index.js';
 import sessionRoutes from './sessions/routes.js';
 import ticketAvailabilityRoute from './tickets/availability.js';
 import attendeeStateRoute from './attendees/states.js';
@@ -68,6 +74,13 @@ import {
   adminSalesFeesResource,
 } from './admin-sales/index.js';
 import adminSalesRoutes from './admin-sales/routes.js';
+import { adminSalesInvoicesResource } from './admin-sales/invoices.js';
+import { eventInvoiceResource } from './event-invoices/index.js';
+import eventInvoiceRoutes from './event-invoices/routes.js';
+import { messageSettingResource } from './message-settings/index.js';
+import { emailNotificationResource } from './email-notifications/index.js';
+import { mailResource } from './mails/index.js';
+import { activityResource } from './activities/index.js';
 
 /** Every JSON:API resource of the event service. */
 export const resources: ResourceSpec[] = [
@@ -76,6 +89,7 @@ export const resources: ResourceSpec[] = [
   eventTopicResource,
   eventTypeResource,
   eventSubTopicResource,
+  customPlaceholderResource,
   eventCopyrightResource,
   socialLinkResource,
   microlocationResource,
@@ -107,6 +121,11 @@ export const resources: ResourceSpec[] = [
   userFollowGroupResource,
   roleResource,
   usersEventsRoleResource,
+  customSystemRoleResource,
+  panelPermissionResource,
+  userPermissionResource,
+  serviceResource,
+  eventRolePermissionResource,
   roleInviteResource,
   eventStatisticsGeneralResource,
   orderStatisticsEventResource,
@@ -115,11 +134,17 @@ export const resources: ResourceSpec[] = [
   adminSalesByEventsResource,
   adminSalesByOrganizersResource,
   adminSalesFeesResource,
+  adminSalesInvoicesResource,
+  eventInvoiceResource,
   stationResource,
   stationStorePaxResource,
   userCheckInResource,
   badgeFormResource,
   badgeFieldFormResource,
+  messageSettingResource,
+  emailNotificationResource,
+  mailResource,
+  activityResource,
 ];
 
 /**
@@ -146,6 +171,7 @@ export const resourceRoutesFace: Face = {
       scanRoute,
       registrationStatsRoute,
       adminSalesRoutes,
+      eventInvoiceRoutes,
       badgeFieldsOfTicketRoute,
     ])
       await app.register(routes, options);

@@ -27,6 +27,7 @@ import { SCHEDULE_EXPORTS, type ScheduleExport } from './schemas.js';
 import { importArchive, type ImportLimits } from './import.js';
 import { describe, ImportError, printable, type WarningSummary } from './repairs/warnings.js';
 import { ArchiveError } from './zip.js';
+import { recordActivity } from '../jsonapi/index.js';
 
 export const EXPORT_QUEUE = 'event-export';
 /** The storage folder of export archives: only their download route serves them (to organizers, or with a signed link). */
@@ -207,7 +208,12 @@ export const eventExport = (limits: TransferLimits) =>
             `${duration(limits.links.seconds)}; after that, organizers of the event download it signed in, ` +
             'from the same address without the part after "?".\n',
         },
-        (tx) => finishTask(tx, task.id, 'SUCCESS', done, { options }),
+        async (tx) => {
+          await finishTask(tx, task.id, 'SUCCESS', done, { options });
+          // The reference's `export_event` line, by the requester.
+          const by = task.userId === null ? null : { email: to.address, id: task.userId };
+          await recordActivity(tx, by, [`Event ${eventId} exported`]);
+        },
       );
     } catch (err) {
       if (err instanceof TaskEnded) return;
@@ -258,6 +264,8 @@ export const eventImport = (limits: TransferLimits) =>
         const url = `${site?.frontendUrl ?? limits.publicUrl}/e/${created.identifier}`;
         const result = { event_name: created.name, id: String(created.id), url, warnings: created.warnings };
         await finishTask(tx, task.id, 'SUCCESS', result, { eventId: created.id });
+        // The reference's `import_event` line, by the requester.
+        await recordActivity(tx, { email: to.address, id: userId }, [`Event ${created.id} imported`]);
         await tx.delete(importArchives).where(eq(importArchives.taskId, task.id));
         await tx.insert(notifications).values({
           userId,

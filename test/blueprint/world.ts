@@ -131,6 +131,17 @@ export const KINDS: Record<string, Kind> = {
         { 'event-topic': rel('event-topic', w.id('event-topics')) },
       ),
   },
+  'custom-placeholders': {
+    type: 'custom-placeholder',
+    // The world's sub-topic has the first; a sub-topic has at most one, so later ones (a delete's) have none.
+    make: (w) =>
+      w.create(
+        'custom-placeholders',
+        'custom-placeholder',
+        { name: unique('Robots'), 'original-image-url': 'https://example.com/placeholder.jpg' },
+        w.ids.has('custom-placeholders') ? {} : { 'event-sub-topic': rel('event-sub-topic', w.id('event-sub-topics')) },
+      ),
+  },
   events: {
     type: 'event',
     make: (w) =>
@@ -345,6 +356,21 @@ export const KINDS: Record<string, Kind> = {
       return order;
     },
   },
+  'event-invoices': {
+    type: 'event-invoice',
+    // The server issues invoices (src/resources/event-invoices/issue.ts): one as a month's run leaves it, each of a
+    // month of its own (one per event and month), billed to the examples' user 2 (one of the event's organizers),
+    // whose list of invoices an example reads.
+    make: async (w, event) => {
+      const n = ++serial;
+      const [row] = await w.app.sql<{ id: number }[]>`
+        insert into event_invoices (identifier, amount, user_id, event_id, month, issued_at)
+        values (${`200002U-${String(n).padStart(6, '0')}`}, 12.5, ${Number(w.user.id)}, ${Number(event)},
+          ${`${1900 + n}-01`}, ${`${1900 + n}-02-01T00:00:00Z`})
+        returning id`;
+      return String(row!.id);
+    },
+  },
   attendees: {
     type: 'attendee',
     make: (w, event) =>
@@ -358,6 +384,25 @@ export const KINDS: Record<string, Kind> = {
           ticket: rel('ticket', w.id('tickets')),
         },
       ),
+  },
+  // The administrator's console: a panel of its own with a role of its own that opens it, a user permission.
+  'panel-permissions': {
+    type: 'panel-permission',
+    make: (w) => w.create('panel-permissions', 'panel-permission', { 'panel-name': unique('panel') }),
+  },
+  'custom-system-roles': {
+    type: 'custom-system-role',
+    make: (w) =>
+      w.create(
+        'custom-system-roles',
+        'custom-system-role',
+        { name: unique('Accountant') },
+        { 'panel-permissions': { data: [{ type: 'panel-permission', id: w.id('panel-permissions') }] } },
+      ),
+  },
+  'user-permissions': {
+    type: 'user-permission',
+    make: (w) => w.create('user-permissions', 'user-permission', { name: unique('action'), description: 'An action' }),
   },
   'role-invites': {
     type: 'role-invite',
@@ -400,6 +445,43 @@ export const KINDS: Record<string, Kind> = {
       // One favourite per user and session: a fresh one marks a fresh session.
       const session = w.ids.has('user-favourite-sessions') ? await KINDS.sessions!.make(w, event) : w.id('sessions');
       return w.create('user-favourite-sessions', 'user-favourite-session', {}, { session: rel('session', session) });
+    },
+  },
+  'message-settings': {
+    type: 'message-setting',
+    // Seeded one per kind of mail: the examples' is event_role.
+    make: async (w) => {
+      const [row] = await w.app.sql<{ id: number }[]>`select id from message_settings where action = 'event_role'`;
+      return String(row!.id);
+    },
+  },
+  'email-notifications': {
+    type: 'email-notification',
+    // One per user and event: a fresh one is for a fresh event.
+    onePerEvent: true,
+    // The examples' user 2 (w.user) chooses; the administrator's token reads and changes them.
+    make: (w, event) =>
+      create(w.app, w.user.token, 'email-notifications', 'email-notification', { 'session-schedule': true }, of(event)),
+  },
+  mails: {
+    type: 'mail',
+    // The mailer records every mail it sends: one sent to the examples' user.
+    make: async (w) => {
+      const sent = await w.app.mailer.send({
+        to: { address: w.user.email },
+        subject: 'Welcome',
+        action: 'test-mail',
+        text: 'Welcome to the examples',
+      });
+      return String(sent.id);
+    },
+  },
+  activities: {
+    type: 'activity',
+    // The world's writes have logged lines already: the first of them.
+    make: async (w) => {
+      const [row] = await w.app.sql<{ id: number }[]>`select min(id)::int as id from activities`;
+      return String(row!.id);
     },
   },
   notifications: {

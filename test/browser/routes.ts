@@ -19,7 +19,6 @@ export interface RouteVisit {
   provokes?: ProvokedAnswer;
 }
 
-const CONSOLE = 'the admin console: roles, permissions, messages, logs, placeholders, invoices (issue 43)';
 const TOOLS = 'exhibitors, video channels, chat, group teams (issue 44)';
 
 /**
@@ -27,10 +26,6 @@ const TOOLS = 'exhibitors, video channels, chat, group teams (issue 44)';
  * (its page errors follow from those answers).
  */
 export const LATER_RESOURCES: Array<[RegExp, string]> = [
-  [
-    /^\/v1\/(event-invoices|services|event-role-permissions|user-permissions|custom-system-roles|panel-permissions|activities|mails|message-settings|speaker-image-sizes|event-image-sizes|custom-placeholders)\b/,
-    CONSOLE,
-  ],
   [/^\/v1\/(events\/[^/]+\/)?(exhibitors|video-channels|video-recordings|users-groups-roles)\b/, TOOLS],
   // The video stream's channel and moderators, the group's team roles.
   [/[?&]include=[^&]*\b(video-channel|moderators)\b/, TOOLS],
@@ -100,7 +95,6 @@ export function routeVisits(w: FrontEndWorld): RouteVisit[] {
     visit('attendee', 'account.applications', '/account/applications'),
     visit('attendee', 'account.danger-zone', '/account/danger-zone'),
     visit('attendee', 'account.billing.payment-info', '/account/billing/payment-info'),
-    visit('attendee', 'account.billing.invoices.list', '/account/billing/invoices/all', CONSOLE),
     visit('attendee', 'my-tickets.upcoming.list', '/my-tickets/upcoming/completed'),
     visit('attendee', 'my-tickets.upcoming.list', '/my-tickets/upcoming/open'),
     visit('attendee', 'my-tickets.past', '/my-tickets/past/completed'),
@@ -144,6 +138,8 @@ export function routeVisits(w: FrontEndWorld): RouteVisit[] {
     visit('organizer', 'create', '/create'),
     visit('organizer', 'events.list', '/events/live'),
     visit('organizer', 'events.list', '/events/draft'),
+    // The owner's invoices of the platform's fee (the world's event has one due and one paid).
+    visit('organizer', 'account.billing.invoices.list', '/account/billing/invoices/all'),
     visit('organizer', 'events.list', '/events/past'),
     visit('organizer', 'events.import', '/events/import'),
     visit('organizer', 'events.view.index', ev),
@@ -192,7 +188,7 @@ export function routeVisits(w: FrontEndWorld): RouteVisit[] {
     visit('organizer', 'events.view.videoroom.edit', `${ev}/video/${w.videoStream}/edit`, TOOLS),
     visit('organizer', 'events.view.scheduler', `${ev}/scheduler`),
     visit('organizer', 'events.view.team.index', `${ev}/team`),
-    visit('organizer', 'events.view.team.permissions', `${ev}/team/permissions`, CONSOLE),
+    visit('organizer', 'events.view.team.permissions', `${ev}/team/permissions`),
     visit('organizer', 'events.view.exhibitors.list', `${ev}/exhibitors/list`, TOOLS),
     visit('organizer', 'events.view.exhibitors.create', `${ev}/exhibitors/create`, TOOLS),
     visit('organizer', 'events.view.exhibitors.reorder', `${ev}/exhibitors/reorder`, TOOLS),
@@ -224,7 +220,7 @@ export function routeVisits(w: FrontEndWorld): RouteVisit[] {
     visit('admin', 'admin.sales.organizers', '/admin/sales/organizers'),
     visit('admin', 'admin.sales.marketer', '/admin/sales/marketer'),
     visit('admin', 'admin.sales.locations', '/admin/sales/locations'),
-    visit('admin', 'admin.sales.invoices', '/admin/sales/invoices', CONSOLE),
+    visit('admin', 'admin.sales.invoices', '/admin/sales/invoices'),
     visit('admin', 'admin.sales.revenue', '/admin/sales/revenue'),
     visit('admin', 'admin.sales.discounted-events', '/admin/sales/discounted-events'),
     visit('admin', 'admin.sessions.list', '/admin/sessions/all'),
@@ -244,23 +240,18 @@ export function routeVisits(w: FrontEndWorld): RouteVisit[] {
     visit('admin', 'admin.video.channels.create', '/admin/video/channels/create', TOOLS),
     visit('admin', 'admin.video.channels.edit', '/admin/video/channels/1/edit', TOOLS),
     visit('admin', 'admin.video.recordings', '/admin/video/recordings', TOOLS),
-    visit('admin', 'admin.permissions.event-roles', '/admin/permissions/event-roles', CONSOLE),
-    visit('admin', 'admin.permissions.system-roles', '/admin/permissions/system-roles', CONSOLE),
-    visit('admin', 'admin.reports.kubernetes-server-logs', '/admin/reports/kubernetes-server-logs', CONSOLE),
-    visit('admin', 'admin.reports.system-logs.activity-logs', '/admin/reports/system-logs/activity-logs', CONSOLE),
-    visit('admin', 'admin.reports.system-logs.mail-logs', '/admin/reports/system-logs/mail-logs', CONSOLE),
-    visit(
-      'admin',
-      'admin.reports.system-logs.notification-logs',
-      '/admin/reports/system-logs/notification-logs',
-      CONSOLE,
-    ),
-    visit('admin', 'admin.messages', '/admin/messages', CONSOLE),
+    visit('admin', 'admin.permissions.event-roles', '/admin/permissions/event-roles'),
+    visit('admin', 'admin.permissions.system-roles', '/admin/permissions/system-roles'),
+    visit('admin', 'admin.reports.kubernetes-server-logs', '/admin/reports/kubernetes-server-logs'),
+    visit('admin', 'admin.reports.system-logs.activity-logs', '/admin/reports/system-logs/activity-logs'),
+    visit('admin', 'admin.reports.system-logs.mail-logs', '/admin/reports/system-logs/mail-logs'),
+    visit('admin', 'admin.reports.system-logs.notification-logs', '/admin/reports/system-logs/notification-logs'),
+    visit('admin', 'admin.messages', '/admin/messages'),
     visit('admin', 'admin.settings.index', '/admin/settings'),
     visit('admin', 'admin.settings.social-media', '/admin/settings/social-media'),
     visit('admin', 'admin.settings.microlocations', '/admin/settings/microlocations'),
     visit('admin', 'admin.settings.microservices', '/admin/settings/microservices'),
-    visit('admin', 'admin.settings.images', '/admin/settings/images', CONSOLE),
+    visit('admin', 'admin.settings.images', '/admin/settings/images'),
     visit('admin', 'admin.settings.analytics', '/admin/settings/analytics'),
     visit('admin', 'admin.settings.payment-gateway', '/admin/settings/payment-gateway'),
     visit('admin', 'admin.settings.ticket-fees', '/admin/settings/ticket-fees'),
@@ -269,13 +260,13 @@ export function routeVisits(w: FrontEndWorld): RouteVisit[] {
     visit('admin', 'admin.content.index', '/admin/content'),
     visit('admin', 'admin.content.social-links', '/admin/content/social-links'),
     visit('admin', 'admin.content.pages', '/admin/content/pages'),
-    visit('admin', 'admin.content.system-images.list', `/admin/content/system-images/${w.topic}`, CONSOLE),
-    visit('admin', 'admin.content.translations', '/admin/content/translations', CONSOLE),
+    visit('admin', 'admin.content.system-images.list', `/admin/content/system-images/${w.topic}`),
+    visit('admin', 'admin.content.translations', '/admin/content/translations'),
     visit('admin', 'admin.content.events', '/admin/content/events'),
     visit('admin', 'admin.groups.list', '/admin/groups/live'),
     visit('admin', 'admin.groups.list', '/admin/groups/deleted'),
-    visit('admin', 'event-invoice.review', '/event-invoice/none/review', CONSOLE),
-    visit('admin', 'event-invoice.paid', '/event-invoice/none/paid', CONSOLE),
+    visit('admin', 'event-invoice.review', `/event-invoice/${w.invoices.due}/review`),
+    visit('admin', 'event-invoice.paid', `/event-invoice/${w.invoices.paid}/paid`),
   ];
   return [...anonymous, ...attendee, ...speaker, ...organizer, ...coorganizer, ...admin];
 }

@@ -16,7 +16,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import t, { type Test } from 'tap';
-import { settings } from '../../db/schema/index.js';
+import { imageSizes, settings } from '../../db/schema/index.js';
 import { buildTestApp, call, until } from '../helpers/app.js';
 import { create, eventAttributes } from '../helpers/events.js';
 import { makeImage, uploadImage } from '../helpers/images.js';
@@ -154,20 +154,22 @@ t.test('an uploaded image: a job, then variants at the settings widths with heig
 t.test('other sizes, aspect not kept, a new image: cleared at once, then exactly width x height', async (t) => {
   const patched = await call(A, {
     method: 'PATCH',
-    url: '/v1/settings/1',
+    url: '/v1/event-image-sizes',
     token: adminA.token,
     body: {
       data: {
-        type: 'setting',
+        type: 'event-image-size',
         id: '1',
         attributes: {
-          'large-image-width': 800,
-          'large-image-height': 300,
-          'thumbnail-image-width': 320,
-          'thumbnail-image-height': 240,
-          'icon-image-width': 40,
-          'icon-image-height': 40,
-          'image-keep-aspect': false,
+          'full-width': 800,
+          'full-height': 300,
+          'full-aspect': false,
+          'thumbnail-width': 320,
+          'thumbnail-height': 240,
+          'thumbnail-aspect': false,
+          'icon-width': 40,
+          'icon-height': 40,
+          'icon-aspect': false,
         },
       },
     },
@@ -202,17 +204,19 @@ t.test('other sizes, aspect not kept, a new image: cleared at once, then exactly
   t.equal((await jobsOf(A, id)).length, 2, 'and sends no job');
   first = { id, url: url2, variants: urls as string[] };
   await A.db
-    .update(settings)
+    .update(imageSizes)
     .set({
-      largeImageWidth: 1300,
-      largeImageHeight: 500,
-      thumbnailImageWidth: 500,
-      thumbnailImageHeight: 200,
-      iconImageWidth: 75,
-      iconImageHeight: 30,
-      imageKeepAspect: true,
+      fullWidth: 1300,
+      fullHeight: 500,
+      fullAspect: true,
+      thumbnailWidth: 500,
+      thumbnailHeight: 200,
+      thumbnailAspect: true,
+      iconWidth: 75,
+      iconHeight: 30,
+      iconAspect: true,
     })
-    .where(eq(settings.id, 1));
+    .where(eq(imageSizes.type, 'event-image'));
 });
 
 t.test('a job for an image the record no longer has writes nothing', async (t) => {

@@ -1,7 +1,7 @@
 /**
  * Profile image variants: a speaker's photo-url and a user's avatar-url get thumbnail, small and icon
- * JPEGs (widths from the settings' profile sizes, 500/50/35 by default; squares when the aspect is not
- * kept) made by the image-variants job; a user's original-image-url is a copy of avatar-url set at once.
+ * JPEGs (widths from the speaker image sizes, 500/50/35 by default; the ratio kept, as the reference keeps it
+ * for every size) made by the image-variants job; a user's original-image-url is a copy of avatar-url set at once.
  */
 import sharp from 'sharp';
 import t, { type Test } from 'tap';
@@ -69,9 +69,9 @@ async function checkVariants(
 
 const patch = (path: string, token: string, type: string, id: string, attributes: Record<string, unknown>) =>
   call(app, { method: 'PATCH', url: path, token, body: { data: { type, id, attributes } } });
-const setSettings = async (attributes: Record<string, unknown>) => {
-  const res = await patch('/v1/settings/1', cast.admin.token, 'setting', '1', attributes);
-  if (res.status !== 200) throw new Error(`settings: ${res.status} ${JSON.stringify(res.body)}`);
+const setSpeakerSizes = async (attributes: Record<string, unknown>) => {
+  const res = await patch('/v1/speaker-image-sizes/2', cast.admin.token, 'speaker-image-size', '2', attributes);
+  if (res.status !== 200) throw new Error(`speaker image sizes: ${res.status} ${JSON.stringify(res.body)}`);
 };
 
 t.test('a speaker photo (PATCH by an organizer): thumbnail, small and icon at 500, 50 and 35 wide', async (t) => {
@@ -189,8 +189,12 @@ t.test('a user registered with an avatar: the copy at once, the variants later',
   ]);
 });
 
-t.test('the profile-*-size settings are respected, squares when the aspect is not kept', async (t) => {
-  await setSettings({ 'profile-thumbnail-size': 120, 'profile-small-size': 64, 'profile-icon-size': 20 });
+t.test('the speaker image sizes are respected by speaker photos and avatars alike, the ratio kept', async (t) => {
+  await setSpeakerSizes({
+    'thumbnail-size-width-height': 120,
+    'small-size-width-height': 64,
+    'icon-size-width-height': 20,
+  });
   const path = `/v1/speakers/${speakerId}`;
   const url = await upload(cast.organizer.token, 1000, 400);
   t.equal((await patch(path, cast.organizer.token, 'speaker', speakerId, { 'photo-url': url })).status, 200);
@@ -201,18 +205,17 @@ t.test('the profile-*-size settings are respected, squares when the aspect is no
     [20, 8],
   ]);
 
-  await setSettings({ 'image-keep-aspect': false });
   const me = cast.coorganizer;
   const avatar = await upload(me.token, 1000, 400);
   t.equal((await patch(`/v1/users/${me.id}`, me.token, 'user', me.id, { 'avatar-url': avatar })).status, 200);
   const mine = await waitForVariants(`/v1/users/${me.id}`, me.token);
   await checkVariants(t, app, 'user', me.id, variantsOf(mine), [
-    [120, 120],
-    [64, 64],
-    [20, 20],
+    [120, 48],
+    [64, 26],
+    [20, 8],
   ]);
 
-  // The event sizes are not the profile ones: an event image in the same settings.
+  // The event sizes are not the profile ones: an event image made meanwhile.
   const eventImage = await upload(cast.owner.token, 1000, 400);
   const event = await create(app, cast.owner.token, 'events', 'event', {
     ...eventAttributes('Sized'),
@@ -227,6 +230,6 @@ t.test('the profile-*-size settings are respected, squares when the aspect is no
   t.strictSame(
     [meta.width, meta.height],
     [75, 30],
-    'the event icon follows icon-image-width/height, not profile-icon-size',
+    'the event icon follows the event image sizes, not the speaker ones',
   );
 });

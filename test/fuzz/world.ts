@@ -68,10 +68,28 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     { name: 'Robotics' },
     { 'event-topic': rel('event-topic', topic) },
   );
+  // The sub-topic's placeholder image (its variants are the image job's, which the fuzzer's app does not run).
+  const [placeholder] = await app.sql<{ id: number }[]>`
+    insert into custom_placeholders (name, original_image_url, event_sub_topic_id)
+    values ('Robots', 'https://example.com/robots.jpg', ${Number(subTopic)}) returning id`;
   // Only the server writes notifications (a finished import): one row as an import would leave it.
   const [notification] = await app.sql<
     { id: number }[]
   >`insert into notifications (user_id, title, message) values (${Number(cast.owner.id)}, 'Import done', 'Your event was imported') returning id`;
+  // The server issues event invoices (src/resources/event-invoices/issue.ts): one of the published event, as it leaves it.
+  const [invoice] = await app.sql<{ id: number; identifier: string }[]>`
+    insert into event_invoices (identifier, amount, user_id, event_id, month, issued_at)
+    values ('200002U-000001', 12.5, ${Number(cast.owner.id)}, ${Number(published.event)}, '2000-01', '2000-02-01T00:00:00Z')
+    returning id, identifier`;
+  // The messages and logs (issue 43): a seeded message setting, the owner's e-mail notification for the published
+  // event, a mail as the mailer records it, and a line of the activity log.
+  const [messageSetting] = await app.sql<{ id: number }[]>`select id from message_settings order by id limit 1`;
+  const [emailNotification] = await app.sql<{ id: number }[]>`insert into email_notifications (user_id, event_id)
+    values (${Number(cast.owner.id)}, ${Number(published.event)}) returning id`;
+  const [mail] = await app.sql<{ id: number }[]>`insert into mails (recipient, subject, message, action, status)
+    values ('fuzz@example.org', 'Fuzz', 'The text', 'test-mail', 'sent') returning id`;
+  const [activity] = await app.sql<{ id: number }[]>`insert into activities (actor, action)
+    values ('fuzz@example.org (1)', 'Event 1 updated') returning id`;
   // An import job as the import leaves its task (the fuzzer's imports would run no job).
   const [importTask] = await app.sql<
     { id: string }[]
@@ -270,6 +288,7 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     ['event-topic', [topic]],
     ['event-type', [eventType]],
     ['event-sub-topic', [subTopic]],
+    ['custom-placeholder', [String(placeholder!.id)]],
     ['event-copyright', records((r) => r.copyright)],
     ['social-link', records((r) => r.socialLink)],
     ['microlocation', records((r) => r.microlocation)],
@@ -282,6 +301,11 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     ['order', [order.data.id]],
     ['page', [page]],
     ['notification', [String(notification!.id)]],
+    ['message-setting', [String(messageSetting!.id)]],
+    ['email-notification', [String(emailNotification!.id)]],
+    ['mail', [String(mail!.id)]],
+    ['activity', [String(activity!.id)]],
+    ['event-invoice', [String(invoice!.id), invoice!.identifier]],
     ['ticket', tickets],
     ['tax', taxes],
     ['ticket-tag', ticketTags],
@@ -300,6 +324,7 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     ['group', [group]],
     ['user-follow-group', [follow]],
     ['role', ['organizer', 'owner']],
+    ...(await consoleIds(app)),
     ['users-events-roles', heldRoles.map((r) => String(r.id))],
     ['role-invite', [invite]],
     ['import-job', [importTask!.id]],
@@ -322,6 +347,19 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
   };
 }
 
+/** The seeded records of the administrator's console (system roles, panels, user and event role permissions, services). */
+async function consoleIds(app: FastifyInstance): Promise<Array<[string, string[]]>> {
+  const ids = async (table: string) =>
+    (await app.sql<{ id: number }[]>`select id from ${app.sql(table)} order by id limit 3`).map((r) => String(r.id));
+  return [
+    ['custom-system-role', await ids('custom_sys_roles')],
+    ['panel-permission', await ids('panel_permissions')],
+    ['user-permission', await ids('user_permissions')],
+    ['service', await ids('services')],
+    ['event-role-permissions', await ids('permissions')],
+  ];
+}
+
 /** The collection a `/v1/<collection>/{id}` path names -> the type of its records (from the detail routes). */
 const typeOfCollection = new Map(
   operations.flatMap((op) => {
@@ -339,6 +377,7 @@ export function pathValues(fw: FuzzWorld, path: string, name: string): string[] 
   if (name === 'task_id') return fw.taskIds;
   if (name === 'source_type') return ['json'];
   if (name === 'identifier' && path.startsWith('/v1/orders/')) return fw.orderIdentifiers;
+  if (name === 'identifier' && path.startsWith('/v1/event-invoices/')) return fw.ids.get('event-invoice')!;
   // The front end's path of an order's tickets (a UUID there names an order), and one holder's ticket as PDF.
   if (name === 'order_identifier') return fw.orderIdentifiers;
   if (name === 'attendee_id') return fw.ids.get('attendee')!;
@@ -352,6 +391,9 @@ export function pathValues(fw: FuzzWorld, path: string, name: string): string[] 
   if (name === 'path') return path.startsWith('/static/media/') ? fw.mediaPaths : ['export.zip', 'a/b.zip'];
   const collection = /^\/v1\/([^/]+)\/\{id\}/.exec(path)?.[1];
   if (collection === 'settings') return ['1'];
+  // The one record of each image-size kind (seeded by the migration).
+  if (collection === 'event-image-sizes') return ['1'];
+  if (collection === 'speaker-image-sizes') return ['2'];
   if (collection === 'events') return events;
   if (collection === 'orders') return [...fw.ids.get('order')!, ...fw.orderIdentifiers];
   const type = collection && typeOfCollection.get(collection);

@@ -10,6 +10,7 @@ import { call } from './app.js';
 import { create, createEvent, fillEvent, rel, type Cast } from './events.js';
 import { attendeeAttributes, speakersCallAttributes } from './ticket-bodies.js';
 import { createTicket } from './tickets.js';
+import { type FrontEndInvoices, seedInvoices } from './front-end-invoices.js';
 import { seedUser, type TestUser } from './users.js';
 
 /** Every state a session may be in (the reference's app/models/session.py and the front end's session lists). */
@@ -59,6 +60,8 @@ export interface FrontEndWorld {
   group: string;
   videoStream: string;
   speakerInvite: string;
+  /** The event's invoices: one due, one paid (billed to its owner, the organizer). */
+  invoices: FrontEndInvoices;
 }
 
 export async function seedFrontEndWorld(app: FastifyInstance): Promise<FrontEndWorld> {
@@ -362,5 +365,6 @@ export async function seedFrontEndWorld(app: FastifyInstance): Promise<FrontEndW
     group,
     videoStream,
     speakerInvite,
+    invoices: await seedInvoices(app, pub.id, organizer!.id),
   };
 }

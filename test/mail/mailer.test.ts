@@ -113,7 +113,7 @@ t.test('SMTP: SMTP_URL delivers, settings SMTP takes precedence, a failure keeps
     t.equal(mail!.parsed.subject, 'Through SMTP_URL');
     t.equal(mail!.parsed.text?.trim(), 'First line of the body.\nSecond line.');
     t.equal(mail!.parsed.attachments[0]?.content.toString('utf8'), 'the attached notes');
-    t.same(await rowOf(result.id), { status: 'sent', attempts: 1, last_error: null, has_raw: false, stamped: true });
+    t.same(await rowOf(result.id!), { status: 'sent', attempts: 1, last_error: null, has_raw: false, stamped: true });
     t.same(
       (await app.sql`select via from mails where id = ${result.id}`)[0],
       { via: 'smtp' },
@@ -145,14 +145,14 @@ t.test('SMTP: SMTP_URL delivers, settings SMTP takes precedence, a failure keeps
     t.same(mail!.parsed.from?.value, [{ address: 'events@settings.test', name: 'Settings Sender' }]);
     t.equal(mail!.parsed.subject, 'Through the settings');
     t.equal(fallback.received.length, 1, 'SMTP_URL got nothing more');
-    t.same(await rowOf(result.id), { status: 'sent', attempts: 1, last_error: null, has_raw: false, stamped: true });
+    t.same(await rowOf(result.id!), { status: 'sent', attempts: 1, last_error: null, has_raw: false, stamped: true });
   });
 
   await t.test('a wrong password in the settings: the mail stays pending with the error, nothing lost', async (t) => {
     t.equal((await patchSettings({ 'smtp-password': 'wrong password' })).status, 200);
     const result = await app.mailer.send(letter('ida@example.org', 'Refused login'));
     t.equal(result.status, 'pending');
-    const row = await rowOf(result.id);
+    const row = await rowOf(result.id!);
     t.match(row, { status: 'pending', attempts: 1, has_raw: true, stamped: false });
     t.match(row?.last_error, /auth|invalid|credentials|535/i, 'the SMTP error is recorded');
     t.equal(configured.received.length, 1, 'the configured server got nothing');
@@ -161,10 +161,10 @@ t.test('SMTP: SMTP_URL delivers, settings SMTP takes precedence, a failure keeps
 
     // The kept message goes out unchanged once the password is right again.
     t.equal((await patchSettings({ 'smtp-password': 'right password' })).status, 200);
-    t.equal(await app.mailer.deliver(result.id), 'sent');
+    t.equal(await app.mailer.deliver(result.id!), 'sent');
     const mail = (await configured.waitFor(2))[1];
     t.same(mail!.envelope.to, ['ida@example.org']);
     t.equal(mail!.parsed.subject, 'Refused login');
-    t.same(await rowOf(result.id), { status: 'sent', attempts: 2, last_error: null, has_raw: false, stamped: true });
+    t.same(await rowOf(result.id!), { status: 'sent', attempts: 2, last_error: null, has_raw: false, stamped: true });
   });
 });

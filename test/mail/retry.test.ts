@@ -62,20 +62,20 @@ t.test('a refused mail stays pending and the retry job delivers it once the serv
   const { app } = await buildTestApp(t, { ROLE: 'all', MAIL_RETRY_SECONDS: '1', SMTP_URL: peer.url, MAIL_FROM });
   const result = await app.mailer.send(letter('ada@example.org', 'Retried later'));
   t.equal(result.status, 'pending');
-  const first = await rowOf(app, result.id);
+  const first = await rowOf(app, result.id!);
   t.match(first, { status: 'pending', attempts: 1, has_raw: true, stamped: false });
   t.match(first.last_error, /451|try again/i, "the server's refusal is recorded");
   t.equal(peer.received.length, 0, 'nothing received');
 
   peer.refuse = false;
-  const row = await pollRow(app, result.id, (r) => r.status !== 'pending', 20_000);
+  const row = await pollRow(app, result.id!, (r) => r.status !== 'pending', 20_000);
   t.match(
     row,
     { status: 'sent', last_error: null, has_raw: false, stamped: true },
     'delivered by the job; raw dropped',
   );
   t.ok(row.attempts >= 2, 'the job made at least one more attempt');
-  t.equal(await jobState(app, result.id, 10_000), 'completed', 'the one delivery job is done');
+  t.equal(await jobState(app, result.id!, 10_000), 'completed', 'the one delivery job is done');
   await sleep(500);
   t.equal(peer.received.length, 1, 'exactly one message received, no duplicate');
   t.same(peer.received[0]!.envelope, { from: 'no-reply@open-event.test', to: ['ada@example.org'] });
@@ -94,7 +94,7 @@ t.test('after MAIL_RETRY_LIMIT retries a mail that keeps failing is marked faile
   });
   const result = await app.mailer.send(letter('grace@example.org', 'Never accepted'));
   t.equal(result.status, 'pending');
-  const row = await pollRow(app, result.id, (r) => r.status !== 'pending', 30_000);
+  const row = await pollRow(app, result.id!, (r) => r.status !== 'pending', 30_000);
   t.equal(row.status, 'failed', 'given up');
   t.match(row.last_error, /451|try again/i, 'the last error is kept');
   t.equal(row.stamped, false, 'never stamped as sent');
@@ -104,7 +104,7 @@ t.test('after MAIL_RETRY_LIMIT retries a mail that keeps failing is marked faile
   t.same(recorded, { recipient: 'grace@example.org', subject: 'Never accepted', action: 'test-mail' });
   t.equal(peer.received.length, 0, 'nothing was ever delivered');
   t.equal(
-    await jobState(app, result.id, 10_000),
+    await jobState(app, result.id!, 10_000),
     'completed',
     'the job is done: it gave the mail up, no further retries',
   );
@@ -113,7 +113,7 @@ t.test('after MAIL_RETRY_LIMIT retries a mail that keeps failing is marked faile
   peer.refuse = false;
   await sleep(2_500);
   t.equal(peer.received.length, 0);
-  t.equal((await rowOf(app, result.id)).status, 'failed');
+  t.equal((await rowOf(app, result.id!)).status, 'failed');
 });
 
 t.test('a mail delivered at once is not sent again when its safety-net job runs', async (t) => {
@@ -124,10 +124,10 @@ t.test('a mail delivered at once is not sent again when its safety-net job runs'
   t.equal(peer.received.length, 1);
 
   // The job starts after MAIL_RETRY_SECONDS; workers poll every few seconds.
-  t.equal(await jobState(app, result.id, 20_000), 'completed', 'the safety-net job ran and completed');
+  t.equal(await jobState(app, result.id!, 20_000), 'completed', 'the safety-net job ran and completed');
   await sleep(500);
   t.equal(peer.received.length, 1, 'still exactly one message');
-  t.match(await rowOf(app, result.id), {
+  t.match(await rowOf(app, result.id!), {
     status: 'sent',
     attempts: 1,
     last_error: null,
@@ -162,8 +162,8 @@ t.test('a slow delivery still in progress when the safety-net job starts is not 
   });
   const result = await app.mailer.send(letter('ida@example.org', 'Slowly accepted'));
   t.equal(result.status, 'sent');
-  t.equal(await jobState(app, result.id, 20_000), 'completed', 'the safety-net job is done');
-  t.match(await rowOf(app, result.id), { status: 'sent', has_raw: false, stamped: true });
+  t.equal(await jobState(app, result.id!, 20_000), 'completed', 'the safety-net job is done');
+  t.match(await rowOf(app, result.id!), { status: 'sent', has_raw: false, stamped: true });
   t.same(arrived, [['ida@example.org']], 'the message went out exactly once');
 });
 
@@ -176,11 +176,11 @@ t.test('an api process only sends jobs; a worker process on the same database ru
   t.equal(result.status, 'pending');
   peer.refuse = false;
   await sleep(3_500);
-  t.equal((await rowOf(api.app, result.id)).status, 'pending', 'no job runs in an api process');
+  t.equal((await rowOf(api.app, result.id!)).status, 'pending', 'no job runs in an api process');
   t.equal(peer.received.length, 0);
 
   await buildOtherApp(t, api.url, { ...env, ROLE: 'worker' });
-  const row = await pollRow(api.app, result.id, (r) => r.status === 'sent', 20_000);
+  const row = await pollRow(api.app, result.id!, (r) => r.status === 'sent', 20_000);
   t.equal(row.status, 'sent', 'the worker delivered it');
   t.equal(peer.received.length, 1);
 });

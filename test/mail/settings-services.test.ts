@@ -64,7 +64,7 @@ t.test('no-encryption delivers; tls (STARTTLS required) refuses a server without
   t.equal(refused.status, 'pending', 'kept for a retry');
   t.equal(server.received.length, 2, 'nothing sent in the clear');
   await patchSettings({ 'smtp-encryption': 'none' });
-  t.equal(await app.mailer.deliver(refused.id), 'sent', 'delivered once the encryption is changed back');
+  t.equal(await app.mailer.deliver(refused.id!), 'sent', 'delivered once the encryption is changed back');
 });
 
 t.test('disable: mail goes to the outbox folder, not to SMTP_URL', async (t) => {

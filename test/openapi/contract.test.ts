@@ -107,6 +107,8 @@ const PDF_DOWNLOADS = [
   '/v1/orders/attendees/{attendee_id}.pdf',
   '/v1/orders/invoices/{identifier}',
 ];
+/** Zip archives downloaded by the front end's loader: the translation files (src/site/translations). */
+const ZIP_DOWNLOADS = ['/v1/admin/content/translations/all/'];
 /** The schedule for conference apps and calendars (src/schedule), by the media type each answers. */
 const SCHEDULE_DOCUMENTS: Record<string, string> = {
   '/v1/events/{id}/schedule.xml': 'application/vnd.c3voc.schedule+xml',
@@ -137,6 +139,7 @@ const isJsonApi = (path: string) =>
   !(path in UPLOADS) &&
   !PLAIN_READS.includes(path) &&
   !PDF_DOWNLOADS.includes(path) &&
+  !ZIP_DOWNLOADS.includes(path) &&
   !(path in SCHEDULE_DOCUMENTS) &&
   !EXPORT_STARTS.includes(path);
 
@@ -367,6 +370,12 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
   t.same(pdfs.map((r) => r.label).sort(), PDF_DOWNLOADS.map((path) => `GET ${path}`).sort(), 'the PDF downloads');
   for (const { label, op } of pdfs) {
     t.same(Object.keys(responseOf(op, '200')?.content ?? {}), ['application/pdf'], `${label} answers a PDF`);
+    t.notOk(op.requestBody, `${label} takes no body`);
+  }
+  const zips = operations.filter(({ path }) => ZIP_DOWNLOADS.includes(path));
+  t.same(zips.map((r) => r.label).sort(), ZIP_DOWNLOADS.map((path) => `GET ${path}`).sort(), 'the zip downloads');
+  for (const { label, op } of zips) {
+    t.same(Object.keys(responseOf(op, '200')?.content ?? {}), ['application/zip'], `${label} answers a zip`);
     t.notOk(op.requestBody, `${label} takes no body`);
   }
   const documents = operations.filter(({ path }) => path in SCHEDULE_DOCUMENTS);

@@ -58,7 +58,7 @@ t.test('settings: the administrator configures mail; everyone else sees the limi
   const anonymous = expect(t, 'anonymous settings', await createApiClient(baseUrl).GET('/v1/settings'), 200);
   const limited = anonymous.data as Schemas['SettingLimited'];
   t.equal(limited.attributes['app-name'], 'SDK Events');
-  t.equal(limited.attributes['large-image-width'], 1300);
+  t.equal(limited.attributes['order-expiry-time'], 15);
   t.notOk('smtp-host' in limited.attributes, 'no mail settings for anonymous callers');
 });
 

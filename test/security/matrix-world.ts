@@ -10,6 +10,10 @@ import { eventRoles, events, groups, notifications, stripeAuthorizations, tasks 
 import { issueInviteToken } from '../../src/resources/role-invites/mail.js';
 import { buildWorld, completeOrder, create, eventAttributes, rel, type World } from '../helpers/events.js';
 import { seedUser, type TestUser } from '../helpers/users.js';
+import { consoleIds, seedSalesAdmin } from './matrix-console.js';
+import { invoiceIds } from './matrix-invoices.js';
+import { imageIds } from './matrix-images.js';
+import { messageIds } from './matrix-messages.js';
 import type { Caller } from './permission-matrix.js';
 
 export interface MatrixWorld {
@@ -173,6 +177,7 @@ export async function buildCallers(app: FastifyInstance): Promise<Pick<MatrixWor
     admin: await seedUser(app, { admin: true }),
     superAdmin: await seedUser(app, { superAdmin: true }),
     registrar: await seedUser(app),
+    salesAdmin: await seedSalesAdmin(app),
   };
   await create(app, users.owner.token, 'events', 'event', eventAttributes('Open Summit'), {
     organizers: { data: [{ type: 'user', id: users.organizer.id }] },
@@ -236,6 +241,7 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     admin: cast.admin,
     superAdmin: await seedUser(app, { superAdmin: true }),
     registrar: await seedUser(app),
+    salesAdmin: await seedSalesAdmin(app),
   };
   // The registrar runs the door of both events (the published one's records, the bazaar's ticket holders).
   await app.sql`insert into event_roles (event_id, user_id, role)
@@ -440,6 +446,10 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     settings: '1',
     import: 'json',
     'import-jobs': await importTask(app, cast.owner),
+    ...(await consoleIds(app)),
+    ...(await invoiceIds(app, p.event, cast.owner.id)),
+    ...(await imageIds(app, subTopic)),
+    ...(await messageIds(app, { published: p.event, draft: world.draft.event }, cast.owner.id)),
   };
   return {
     world,

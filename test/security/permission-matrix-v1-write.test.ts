@@ -17,6 +17,10 @@ import { seedUser } from '../helpers/users.js';
 import { and, eq } from 'drizzle-orm';
 import { eventRoles, stripeAuthorizations } from '../../db/schema/index.js';
 import { appWithRoutes, checkCoverage, inject, runMatrix, type Recipe, type Send } from './matrix.js';
+import { consoleRecipes } from './matrix-console.js';
+import { messageRecipes } from './matrix-messages.js';
+import { invoiceRecipes } from './matrix-invoices.js';
+import { imageRecipes } from './matrix-images.js';
 import { doorRecipes } from './matrix-door.js';
 import { buildMatrixWorld, buyOrder, inviteTo, inviteToken, notify, ownGroup as ownGroupOf } from './matrix-world.js';
 import { document, freshTargets, linkage, newRecord, next, toOne, update } from './matrix-writes.js';
@@ -248,6 +252,15 @@ t.test('other write routes of the event service x callers', async (t) => {
   const RECIPES: Record<string, Recipe> = {
     ...social,
     ...(await doorRecipes(app, w)),
+    ...consoleRecipes(app, w.ids),
+    ...messageRecipes(
+      app,
+      w.ids,
+      { published: w.world.published.event, draft: w.world.draft.event },
+      w.world.cast.owner.id,
+    ),
+    ...invoiceRecipes(w.ids),
+    ...imageRecipes(app, w.ids),
     'POST /v1/auth/login': login,
     'POST /auth/session': login,
     'POST /v1/auth/token/refresh': async (caller) => ({

@@ -13,6 +13,8 @@
  * - admin, superAdmin: the `is-admin` and `is-super-admin` flags.
  * - registrar: a registrar of the event and of the order's event (the door right: src/resources/events/access.ts),
  *   nothing else; where a row does not say, what `other` gets (the role gives no other right).
+ * - salesAdmin: a user with `is-sales-admin`, who holds the "Sales Admin" custom system role, which opens the sales
+ *   panel (src/auth/panels.ts) and nothing else; where a row does not say, what `other` gets.
  *
  * An outcome is the HTTP status; a refused caller gets 401 (no token), 403 (no right) or 404 (a
  * record the caller may not know of). Rows with a `[...]` suffix are further checks of a route: a
@@ -20,7 +22,16 @@
  * the caller may or may not see. The routes left out (CORS preflight, Swagger UI, the HEAD twins of
  * GET routes) are listed with their reasons in matrix.ts.
  */
-export const CALLERS = ['anonymous', 'other', 'owner', 'organizer', 'admin', 'superAdmin', 'registrar'] as const;
+export const CALLERS = [
+  'anonymous',
+  'other',
+  'owner',
+  'organizer',
+  'admin',
+  'superAdmin',
+  'registrar',
+  'salesAdmin',
+] as const;
 export type Caller = (typeof CALLERS)[number];
 export type Outcome = number | 'shown' | 'hidden';
 export type Row = Readonly<Record<Caller, Outcome>>;
@@ -33,6 +44,7 @@ const row = (
   admin: Outcome,
   superAdmin: Outcome,
   registrar: Outcome = other,
+  salesAdmin: Outcome = other,
 ): Row => ({
   anonymous,
   other,
@@ -41,6 +53,7 @@ const row = (
   admin,
   superAdmin,
   registrar,
+  salesAdmin,
 });
 /** `r` with what the event's registrars get (the door right). */
 const door = (r: Row, registrar: Outcome): Row => ({ ...r, registrar });
@@ -55,6 +68,8 @@ const involved = (s: Outcome) => row(401, 403, s, s, s, s);
 const ownerOrStaff = (s: Outcome) => row(401, 403, s, 403, s, s);
 /** Administrators only. */
 const staffOnly = (s: Outcome) => row(401, 403, 403, 403, s, s);
+/** Administrators and those the sales panel is open to (a sales administrator). */
+const salesPanel = (s: Outcome) => ({ ...staffOnly(s), salesAdmin: s });
 /** The assistant refuses every role below the endpoint's minimum with 401 (as the reference does). */
 const assistantAdmin = (s: Outcome) => row(401, 401, 401, 401, s, s);
 /** A 200 for everyone, with the protected members shown only to `who`. */
@@ -142,6 +157,50 @@ const doorRecord = (
 const USER = '/v1/users/{id}';
 const EVENT = '/v1/events/{id}';
 
+/** Everyone reads them, administrators write them; nobody creates or deletes one of a fixed list (403). */
+const fixedList = (path: string): Record<string, Row> => ({
+  [`GET /v1/${path}`]: everyone(200),
+  [`POST /v1/${path}`]: everyone(403),
+  [`GET /v1/${path}/{id}`]: everyone(200),
+  [`PATCH /v1/${path}/{id}`]: staffOnly(200),
+  [`DELETE /v1/${path}/{id}`]: everyone(403),
+});
+const ROLE = '/v1/custom-system-roles/{id}';
+const PANEL = '/v1/panel-permissions/{id}';
+/** Custom system roles (everyone reads), panels (administrators alone), user and event role permissions, services. */
+const consoleRoles: Record<string, Row> = {
+  'GET /v1/custom-system-roles': everyone(200),
+  'POST /v1/custom-system-roles': staffOnly(201),
+  [`GET ${ROLE}`]: everyone(200),
+  [`PATCH ${ROLE}`]: staffOnly(200),
+  [`DELETE ${ROLE}`]: staffOnly(200),
+  // The linkage lists the panels the caller may read: none but for administrators.
+  [`GET ${ROLE}/relationships/panel-permissions`]: everyone(200),
+  [`GET ${ROLE}/panel-permissions`]: staffOnly(200),
+  [`PATCH ${ROLE}/relationships/panel-permissions`]: staffOnly(200),
+  [`POST ${ROLE}/relationships/panel-permissions`]: staffOnly(200),
+  [`DELETE ${ROLE}/relationships/panel-permissions`]: staffOnly(200),
+  'GET /v1/panel-permissions': staffOnly(200),
+  'POST /v1/panel-permissions': staffOnly(201),
+  [`GET ${PANEL}`]: staffOnly(200),
+  [`PATCH ${PANEL}`]: staffOnly(200),
+  [`DELETE ${PANEL}`]: staffOnly(200),
+  [`GET ${PANEL}/relationships/custom-system-roles`]: staffOnly(200),
+  [`GET ${PANEL}/custom-system-roles`]: staffOnly(200),
+  [`PATCH ${PANEL}/relationships/custom-system-roles`]: staffOnly(200),
+  [`POST ${PANEL}/relationships/custom-system-roles`]: staffOnly(200),
+  [`DELETE ${PANEL}/relationships/custom-system-roles`]: staffOnly(200),
+  'GET /v1/user-permissions': everyone(200),
+  'POST /v1/user-permissions': staffOnly(201),
+  'GET /v1/user-permissions/{id}': everyone(200),
+  'PATCH /v1/user-permissions/{id}': staffOnly(200),
+  'DELETE /v1/user-permissions/{id}': staffOnly(200),
+  ...fixedList('services'),
+  ...fixedList('event-role-permissions'),
+  ...publicRelationship('/v1/event-role-permissions/{id}', 'role'),
+  ...publicRelationship('/v1/event-role-permissions/{id}', 'service'),
+};
+
 export const MATRIX: Record<string, Row> = {
   // Accounts: registration and login are open; a user record is its user's and the administrators'.
   'POST /v1/auth/login': everyone(200),
@@ -195,6 +254,8 @@ export const MATRIX: Record<string, Row> = {
       'attendees',
       'discount-codes',
       'access-codes',
+      'event-invoices',
+      'email-notifications',
     ].flatMap((name) => [
       [`GET ${USER}/relationships/${name}`, ownerOrStaff(200)],
       [`GET ${USER}/${name}`, ownerOrStaff(200)],
@@ -337,6 +398,8 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/roles/{id}/relationships/role-invites': everyone(200),
   'GET /v1/roles/{id}/role-invites': signedIn(200),
   // A role held in an event: its user and the event's owner, organizers and coorganizers see it; the owner removes it.
+  // The administrator's console (issue 43): system roles and their panels, user and event role permissions.
+  ...consoleRoles,
   'GET /v1/users-events-roles': signedIn(200),
   'POST /v1/users-events-roles': everyone(403),
   'GET /v1/users-events-roles/{id}': row(404, 404, 200, 200, 200, 200),
@@ -427,6 +490,24 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/settings/{id}': everyone(200),
   'GET /v1/settings/{id} [storage and mail secrets]': shownTo('admin', 'superAdmin'),
   'PATCH /v1/settings/{id}': staffOnly(200),
+  'PATCH /v1/settings': staffOnly(200),
+  // The image sizes (one record each) and the sub-topics' placeholder images: everyone reads, administrators write.
+  ...Object.fromEntries(
+    ['event-image-sizes', 'speaker-image-sizes'].flatMap((n) => [
+      [`GET /v1/${n}`, everyone(200)],
+      [`GET /v1/${n}/{id}`, everyone(200)],
+      [`PATCH /v1/${n}`, staffOnly(200)],
+      [`PATCH /v1/${n}/{id}`, staffOnly(200)],
+    ]),
+  ),
+  'GET /v1/custom-placeholders': everyone(200),
+  'POST /v1/custom-placeholders': staffOnly(201),
+  'GET /v1/custom-placeholders/{id}': everyone(200),
+  'PATCH /v1/custom-placeholders/{id}': staffOnly(200),
+  'DELETE /v1/custom-placeholders/{id}': staffOnly(200),
+  ...publicRelationship('/v1/custom-placeholders/{id}', 'event-sub-topic'),
+  'PATCH /v1/custom-placeholders/{id}/relationships/event-sub-topic': staffOnly(200),
+  ...publicRelationship('/v1/event-sub-topics/{id}', 'custom-placeholder'),
   ...Object.fromEntries(
     ['events', 'users', 'groups', 'mails', 'sessions', 'event-types', 'event-topics'].map((n) => [
       `GET /v1/admin/statistics/${n}`,
@@ -436,7 +517,7 @@ export const MATRIX: Record<string, Row> = {
   ...Object.fromEntries(
     ['by-events', 'by-organizers', 'by-marketer', 'by-location', 'discounted', 'fees'].map((n) => [
       `GET /v1/admin/sales/${n}`,
-      staffOnly(200),
+      salesPanel(200),
     ]),
   ),
 
@@ -528,6 +609,25 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/tags': signedIn(200),
   // Ticket fees: the administrators' settings; orders read them on the server.
   'GET /v1/ticket-fees': staffOnly(200),
+  // Event invoices (issue 43): the server issues them; the event's owner (billed) and organizers see them, the sales
+  // panel all, strangers nothing (404); only administrators change one; online payment is not available (422).
+  'GET /v1/event-invoices': salesPanel(200),
+  'POST /v1/event-invoices': everyone(403),
+  'GET /v1/event-invoices/{id}': row(404, 404, 200, 200, 200, 200, 404, 200),
+  'PATCH /v1/event-invoices/{id}': row(404, 404, 403, 403, 200, 200, 404, 403),
+  'DELETE /v1/event-invoices/{id}': row(404, 404, 403, 403, 403, 403, 404, 403),
+  ...Object.fromEntries(
+    ['user', 'event'].flatMap((name) => [
+      [`GET /v1/event-invoices/{id}/relationships/${name}`, row(404, 404, 200, 200, 200, 200, 404, 200)],
+      [`GET /v1/event-invoices/{id}/${name}`, row(404, 404, 200, 200, 200, 200, 404, 200)],
+    ]),
+  ),
+  'GET /v1/events/{id}/event-invoices': row(401, 404, 200, 200, 200, 200, 404, 404),
+  'GET /v1/events/{id}/relationships/event-invoices': row(401, 404, 200, 200, 200, 200, 404, 404),
+  'POST /v1/event-invoices/monthly-run': staffOnly(200),
+  'POST /v1/event-invoices/{identifier}/charge': row(401, 404, 422, 422, 422, 422, 404, 422),
+  'POST /v1/event-invoices/{identifier}/create-paypal-payment': row(401, 404, 422, 422, 422, 422, 404, 422),
+  'GET /v1/admin/sales/invoices': salesPanel(200),
   'POST /v1/ticket-fees': staffOnly(201),
   'GET /v1/ticket-fees/{id}': staffOnly(200),
   'PATCH /v1/ticket-fees/{id}': staffOnly(200),
@@ -677,6 +777,33 @@ export const MATRIX: Record<string, Row> = {
   'PATCH /v1/stripe-authorizations/{id}/relationships/event': row(401, 403, 422, 422, 422, 422),
   'GET /v1/stripe-authorizations/{id}/event': involved(200),
 
+  // Message settings (the messages panel's), the mail and activity logs (the reports panel's): administrators.
+  'GET /v1/message-settings': staffOnly(200),
+  'POST /v1/message-settings': everyone(403),
+  'GET /v1/message-settings/{id}': staffOnly(200),
+  'PATCH /v1/message-settings/{id}': staffOnly(200),
+  'DELETE /v1/message-settings/{id}': everyone(403),
+  'GET /v1/mails': staffOnly(200),
+  'GET /v1/mails/{id}': staffOnly(200),
+  'GET /v1/activities': staffOnly(200),
+  'GET /v1/activities/{id}': staffOnly(200),
+  // The translation files (the content panel's).
+  'GET /v1/admin/content/translations/all/': staffOnly(200),
+  // E-mail notifications: each user makes its own; its user and administrators read and change it, others find none.
+  'GET /v1/email-notifications': staffOnly(200),
+  'POST /v1/email-notifications': signedIn(201),
+  ...Object.fromEntries(
+    [
+      'GET /v1/email-notifications/{id}',
+      'PATCH /v1/email-notifications/{id}',
+      'DELETE /v1/email-notifications/{id}',
+      'GET /v1/email-notifications/{id}/relationships/event',
+      'PATCH /v1/email-notifications/{id}/relationships/event',
+      'GET /v1/email-notifications/{id}/event',
+      'GET /v1/email-notifications/{id}/relationships/user',
+      'GET /v1/email-notifications/{id}/user',
+    ].map((route) => [route, row(401, 404, 200, 404, 200, 200)]),
+  ),
   // Notifications: written by the server only; read by their user and administrators, changed by their user.
   'GET /v1/notifications': signedIn(200),
   'POST /v1/notifications': everyone(403),

@@ -78,12 +78,13 @@ t.test('settings: one statement', async (t) => {
   t.equal((await statements('/v1/settings/1')).count, 1);
 });
 
-t.test('creating a session: 6 statements', async (t) => {
-  // The token's account; in one transaction: the caller's role in the event, the event's check, the insert.
+t.test('creating a session: 8 statements', async (t) => {
+  // The token's account; in one transaction: the caller's role in the event, its role's service permissions, the
+  // event's check, the insert, its line of the activity log.
   const body = {
     data: { type: 'session', attributes: { title: 'New one', state: 'accepted' }, relationships: { ...of } },
   };
-  t.equal((await statements('/v1/sessions', owner, 'POST', body)).count, 6);
+  t.equal((await statements('/v1/sessions', owner, 'POST', body)).count, 8);
 });
 
 t.test(

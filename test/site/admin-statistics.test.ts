@@ -62,7 +62,7 @@ t.test('mail statistics count real sends by their sent_at window; pending and fa
       text: 'x',
     });
     t.equal(result.status, 'sent', `mail ${n} written to the outbox`);
-    ids.push(result.id);
+    ids.push(result.id!);
   }
   t.strictSame(
     (await get(MAILS)).body,

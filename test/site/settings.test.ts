@@ -20,16 +20,6 @@ const PUBLIC_KEYS = [
   'instagram-url',
   'github-url',
   'youtube-url',
-  'large-image-width',
-  'large-image-height',
-  'thumbnail-image-width',
-  'thumbnail-image-height',
-  'icon-image-width',
-  'icon-image-height',
-  'image-keep-aspect',
-  'profile-thumbnail-size',
-  'profile-small-size',
-  'profile-icon-size',
   // the web front end's public settings (open-event-frontend app/models/setting.js; the reference's SettingSchemaPublic)
   'order-expiry-time',
   'start-pg-enabled',
@@ -144,17 +134,7 @@ const PUBLIC_DEFAULTS: Record<string, unknown> = {
   'instagram-url': null,
   'github-url': null,
   'youtube-url': null,
-  'large-image-width': 1300,
-  'large-image-height': 500,
-  'thumbnail-image-width': 500,
-  'thumbnail-image-height': 200,
-  'icon-image-width': 75,
-  'icon-image-height': 30,
-  'image-keep-aspect': true,
-  'profile-thumbnail-size': 500,
-  'profile-small-size': 50,
-  'profile-icon-size': 35,
-  ...Object.fromEntries(PUBLIC_KEYS.slice(19).map((k) => [k, k.startsWith('is-') ? false : null])),
+  ...Object.fromEntries(PUBLIC_KEYS.slice(9).map((k) => [k, k.startsWith('is-') ? false : null])),
   'order-expiry-time': 15,
   'start-pg-enabled': 'default',
   'logo-size': 1000,
@@ -229,8 +209,8 @@ t.test('admins and super admins change the settings; every caller then reads the
       {
         'app-name': 'Eventyay',
         tagline: 'Events for all',
-        'large-image-width': 1600,
-        'image-keep-aspect': false,
+        'order-expiry-time': 30,
+        'is-paypal-activated': true,
         'smtp-encryption': 'tls',
         'smtp-port': 587,
         'frontend-url': 'https://eventyay.example',
@@ -239,7 +219,7 @@ t.test('admins and super admins change the settings; every caller then reads the
     [
       'super',
       {
-        'icon-image-height': 40,
+        'logo-size': 2000,
         'github-url': 'https://github.com/fossasia',
         'email-from-name': 'Eventyay',
         'email-from': 'noreply@eventyay.example',
@@ -259,13 +239,13 @@ t.test('admins and super admins change the settings; every caller then reads the
     }
   }
   const [row] =
-    await app.sql`select app_name, large_image_width, image_keep_aspect, smtp_port, email_from from settings`;
+    await app.sql`select app_name, order_expiry_time, is_paypal_activated, smtp_port, email_from from settings`;
   t.strictSame(
     { ...row },
     {
       app_name: 'Eventyay',
-      large_image_width: 1600,
-      image_keep_aspect: false,
+      order_expiry_time: 30,
+      is_paypal_activated: true,
       smtp_port: 587,
       email_from: 'noreply@eventyay.example',
     },

@@ -59,7 +59,7 @@ export const adminSalesByEventsResource = defineResource({
   name: 'AdminSalesByEvents',
   tag: 'Admin sales',
   description:
-    'Sales by event, for administrators (401 without a login, 403 for anyone else): each event with the amounts ' +
+    'Sales by event, for administrators and those the sales panel is open to (401 without a login, 403 for anyone else): each event with the amounts ' +
     "and ticket holders of its live placed, completed and pending orders. The id is the event's.",
   table: events,
   softDelete: 'deletedAt',
@@ -94,7 +94,7 @@ export const adminSalesByEventsResource = defineResource({
     // The same figures as the reference's older schema gave them (its API Blueprint; the front end's model reads both).
     sales: { select: (t) => salesSummary(ordersOfEvent(t)), schema: SalesSummary, readOnly: true },
   },
-  policy: reportPolicy(),
+  policy: reportPolicy(undefined, 'sales'),
 });
 
 /** The live events the user `t` owns or organizes (the owner's row of event_roles follows `events.owner_id`). */
@@ -115,7 +115,7 @@ export const adminSalesByOrganizersResource = defineResource({
   name: 'AdminSalesByOrganizers',
   tag: 'Admin sales',
   description:
-    'Sales by organizer, for administrators (401 without a login, 403 for anyone else): each user who owns or ' +
+    'Sales by organizer, for administrators and those the sales panel is open to (401 without a login, 403 for anyone else): each user who owns or ' +
     "organizes a live event, with the amounts and ticket holders of those events' live placed, completed and " +
     "pending orders. The id is the user's.",
   table: users,
@@ -130,7 +130,7 @@ export const adminSalesByOrganizersResource = defineResource({
       readOnly: true,
     },
   },
-  policy: reportPolicy((t) => sql`exists ${organized(t)}`),
+  policy: reportPolicy((t) => sql`exists ${organized(t)}`, 'sales'),
 });
 
 /**
@@ -146,7 +146,7 @@ export const adminSalesFeesResource = defineResource({
   name: 'AdminSalesFees',
   tag: 'Admin sales',
   description:
-    'Service fees and revenue by event, for administrators (401 without a login, 403 for anyone else): each live ' +
+    'Service fees and revenue by event, for administrators and those the sales panel is open to (401 without a login, 403 for anyone else): each live ' +
     "event's fee and what its live completed orders brought. The id is the event's.",
   table: events,
   softDelete: 'deletedAt',
@@ -179,5 +179,5 @@ export const adminSalesFeesResource = defineResource({
     },
     'event-date': { column: 'startsAt', schema: DateTime({ description: 'when the event starts' }), readOnly: true },
   },
-  policy: reportPolicy(),
+  policy: reportPolicy(undefined, 'sales'),
 });

@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { discountCodes, events, orders, users } from '../../../db/schema/index.js';
-import { requireStaff } from '../../auth/caller.js';
+import { requirePanel } from '../../auth/panels.js';
 import { Nullable, computedListRoute, type ComputedList } from '../../jsonapi/index.js';
 import { SalesSummary, salesSummary } from './figures.js';
 
@@ -23,8 +23,8 @@ const report = (
   name,
   tag: 'Admin sales',
   summary,
-  description: `Administrators only (401 without a login, 403 for anyone else). ${description}`,
-  check: requireStaff,
+  description: `Administrators and those the sales panel is open to (401 without a login, 403 for anyone else). ${description}`,
+  check: requirePanel('sales'),
 });
 
 const reports: ComputedList[] = [

@@ -32,6 +32,13 @@ export const eventSubTopicResource = defineResource({
       foreignKey: 'eventSubTopicId',
       description: 'events of the sub-topic that the caller may see',
     },
+    'custom-placeholder': {
+      kind: 'toOne',
+      type: 'custom-placeholder',
+      foreignKey: 'eventSubTopicId',
+      readOnly: true,
+      description: "the sub-topic's placeholder image, if any (set on the placeholder)",
+    },
   },
   policy: staffWritten,
 });

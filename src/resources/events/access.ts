@@ -114,6 +114,8 @@ interface Access {
   role: EventRole | null;
   /** The caller owns the event or holds a role in DOOR_ROLES. */
   door: boolean;
+  /** Every role the caller holds in it (`owner` for its owner): what its service permissions are looked up by. */
+  roles: EventRole[];
 }
 
 const cache = new WeakMap<Ctx['request'], Map<number, Access | null>>();
@@ -151,7 +153,10 @@ async function accessTo(ctx: Ctx, eventId: number): Promise<Access | null> {
   const strongest = (roles: string[], owner: boolean): EventRole | null =>
     owner ? 'owner' : ((['organizer', 'coorganizer', ...MEMBER_ROLES] as const).find((r) => roles.includes(r)) ?? null);
   const door = (roles: string[], owner: boolean) => owner || DOOR_ROLES.some((r) => roles.includes(r));
-  const access = row ? { state: row[0], role: strongest(row[2], row[1]), door: door(row[2], row[1]) } : null;
+  const held = (roles: string[], owner: boolean) => [...(owner ? ['owner'] : []), ...roles] as EventRole[];
+  const access = row
+    ? { state: row[0], role: strongest(row[2], row[1]), door: door(row[2], row[1]), roles: held(row[2], row[1]) }
+    : null;
   known.set(eventId, access);
   return access;
 }
@@ -162,6 +167,11 @@ export async function roleIn(ctx: Ctx, eventId: number, missing?: string): Promi
   const visible = access && (access.state === 'published' || access.role || isStaff(ctx.caller));
   if (!visible) throw notFound(missing);
   return access.role;
+}
+
+/** Every role the caller holds in the live event (none for an event it cannot find). */
+export async function rolesIn(ctx: Ctx, eventId: number): Promise<EventRole[]> {
+  return (await accessTo(ctx, eventId))?.roles ?? [];
 }
 
 /** Whether the caller holds at least `level` rights on the live event (administrators always do). */

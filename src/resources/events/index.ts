@@ -31,8 +31,10 @@ import { scheduleUrl } from '../../schedule/urls.js';
 import { checkDocumentLinks, eventOptions } from './options.js';
 import { createDefaultForms } from './default-forms.js';
 import { eventPolicy } from './policy.js';
-import { holdsDoor, requireRole } from './access.js';
+import { holdsDoor, holdsRole, requireRole } from './access.js';
+import { notFound } from '../../jsonapi/index.js';
 import { requireDoor } from './door-policy.js';
+import { eventActivity } from '../activity-lines.js';
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 const ALPHABET = `${LETTERS}0123456789`;
@@ -82,6 +84,7 @@ export const eventResource = defineResource({
     'and every record under them, answer 404 to anyone but their organizers, coorganizers and administrators. ' +
     'Every path may name an event by id or by its identifier.',
   table: events,
+  activity: eventActivity,
   alternateKey: 'identifier',
   softDelete: 'deletedAt',
   attributes: {
@@ -242,6 +245,17 @@ export const eventResource = defineResource({
       },
     },
     owner: { kind: 'toOne', type: 'user', column: 'ownerId', readOnly: true, description: 'the creator of the event' },
+    'event-invoices': {
+      kind: 'toMany',
+      type: 'event-invoice',
+      foreignKey: 'eventId',
+      readOnly: true,
+      description: "the monthly invoices of the platform's fee on the event's sales; its owner and organizers only",
+      guard: async (ctx, row) => {
+        loggedIn(ctx);
+        if (!(await holdsRole(ctx, row.id as number, 'organizer'))) throw notFound('Event not found');
+      },
+    },
     'speaker-invites': recordsOfEvent(
       'speaker-invite',
       "invitations to speak at the event's sessions (see speaker-invite for who reads them)",

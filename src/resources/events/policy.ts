@@ -5,6 +5,7 @@ import { integerId, type Ctx, type Policy, type WriteInput } from '../../jsonapi
 import { guardGroupChange } from '../groups/event-group.js';
 import { eventVisible, requireRole } from './access.js';
 import { guardAdminFlags } from './options.js';
+import { requireUserPermission } from './user-permissions.js';
 
 /** The event's relationships that grant roles, with the role each grants: only the owner (or an administrator) changes them. */
 const ROLE_RELATIONSHIPS: Record<string, string> = {
@@ -42,18 +43,24 @@ async function changesRoles(ctx: Ctx, eventId: number, input: WriteInput): Promi
  * administrators. Coorganizers and up edit an event, organizers and up delete it, and only the owner
  * (or an administrator) changes who holds its roles.
  * Only administrators change the flags of the home page lists (is-featured, is-promoted, is-demoted).
+ * An unverified account creates and publishes events as the user permissions say (user-permissions.ts).
  */
 export const eventPolicy: Policy = {
   scope: (ctx, t) => eventVisible(ctx.caller, t),
   existsFor: (ctx, t) => eventVisible(ctx.caller, t),
   list() {},
   read() {},
-  create(ctx, input) {
-    guardAdminFlags(loggedIn(ctx), input);
+  async create(ctx, input) {
+    const caller = loggedIn(ctx);
+    guardAdminFlags(caller, input);
+    await requireUserPermission(ctx, caller, 'create_event');
+    if (input.attributes.state === 'published') await requireUserPermission(ctx, caller, 'publish_event');
   },
   async update(ctx, row, input) {
     const eventId = row.id as number;
     await requireRole(ctx, eventId, (await changesRoles(ctx, eventId, input)) ? 'owner' : 'coorganizer');
+    if (input.attributes.state === 'published' && row.state !== 'published')
+      await requireUserPermission(ctx, loggedIn(ctx), 'publish_event');
     guardAdminFlags(ctx.caller, input, row);
     await guardGroupChange(ctx, row, input);
   },

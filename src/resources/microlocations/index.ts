@@ -65,7 +65,7 @@ export const microlocationResource = defineResource({
       description: 'the online room streaming this room, of the same event',
     },
   },
-  policy: eventRecordPolicy(),
+  policy: eventRecordPolicy({ service: 'microlocation' }),
   hooks: {
     beforeCreate: (ctx, values) => checkRoomStream(ctx, values),
     beforeUpdate: (ctx, row, values) => checkRoomStream(ctx, values, row),

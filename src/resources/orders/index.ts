@@ -8,6 +8,7 @@ import { ticketsPdfUrl } from './documents/urls.js';
 import { releaseTickets } from './expiry.js';
 import { holdOnsite, isOnsite, onSiteTicketsAttribute, onsiteParameters, reserveOnsite } from './onsite.js';
 import { orderPolicy } from './policy.js';
+import { orderActivity } from '../activity-lines.js';
 
 const AttendeeSchema = Type.Object(
   {
@@ -34,6 +35,7 @@ export const orderResource = defineResource({
     'orders, the organizers and coorganizers of the event see its orders, administrators see all. Every ' +
     '/v1/orders/{id} path also takes the order identifier.',
   table: orders,
+  activity: orderActivity,
   alternateKey: 'identifier',
   softDelete: 'deletedAt',
   attributes: {
@@ -169,6 +171,14 @@ export const orderResource = defineResource({
       column: 'accessCodeId',
       readOnly: true,
       description: "the access code that showed the order's hidden tickets, if any; set by the server",
+    },
+    'event-invoice': {
+      kind: 'toOne',
+      type: 'event-invoice',
+      column: 'eventInvoiceId',
+      readOnly: true,
+      description:
+        "the monthly invoice of the event's ticket fees that billed the order, once it is issued (set by the server)",
     },
     attendees: {
       kind: 'toMany',

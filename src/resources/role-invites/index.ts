@@ -15,6 +15,7 @@ import {
 } from '../../jsonapi/index.js';
 import { choice, eventOf } from '../attributes.js';
 import { inManagedEvent, namedEvent, requireRole } from '../events/access.js';
+import { roleInviteActivity } from '../activity-lines.js';
 
 export const ROLE_NAMES = ['owner', 'organizer', 'coorganizer', 'track_organizer', 'registrar', 'moderator'] as const;
 const STATUSES = ['pending', 'accepted', 'declined'] as const;
@@ -51,6 +52,7 @@ export const roleInviteResource = defineResource({
     '(`POST /v1/role_invites/accept-invite`) or declines it; an expired link answers 410, and a resent mail has a new one. Organizers and coorganizers of the event read its invites; ' +
     'organizers delete pending or declined ones. An invite is never changed (403): delete it and invite again.',
   table: roleInvites,
+  activity: roleInviteActivity,
   attributes: {
     email: { column: 'email', schema: Email(), required: true, write: (v) => ({ email: (v as string).trim() }) },
     'role-name': {

@@ -17,6 +17,8 @@ import {
 import { requireRole } from '../events/access.js';
 import { mailInvite } from './index.js';
 import { inviteTokenHash } from './mail.js';
+import { recordActivity } from '../../jsonapi/index.js';
+import { roleCreatedLine } from '../activity-lines.js';
 
 const TokenRequest = Type.Object(
   {
@@ -160,6 +162,7 @@ export default async function roleInviteRoutes(app: FastifyInstance) {
         if (invite.status === 'declined') throw conflict('This invite was declined');
         if (invite.status === 'pending') {
           await grant(tx, invite, caller.id);
+          await recordActivity(tx, caller, [await roleCreatedLine({ db: tx }, invite.role, caller.id, invite.eventId)]);
           await tx.update(roleInvites).set({ status: 'accepted' }).where(eq(roleInvites.id, invite.id));
           await tx
             .update(users)

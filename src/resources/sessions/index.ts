@@ -10,6 +10,7 @@ import { sessionSocialAttributes, sessionSocialRelationships } from './social.js
 import { requireDoor } from '../events/door-policy.js';
 import { sessionPolicy } from './policy.js';
 import { SESSION_STATES, transitionTable } from './states.js';
+import { sessionActivity } from '../activity-lines.js';
 
 const ofTheEvent = (type: string, column: string, description: string): ToOneSpec => ({
   kind: 'toOne',
@@ -35,6 +36,7 @@ export const sessionResource = defineResource({
     'may only move its state. State moves:\n\n' +
     transitionTable(),
   table: sessions,
+  activity: sessionActivity,
   softDelete: 'deletedAt',
   attributes: {
     title: requiredText('title', 255),

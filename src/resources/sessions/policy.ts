@@ -11,7 +11,8 @@ import {
   type Row,
   type WriteInput,
 } from '../../jsonapi/index.js';
-import { holdsRole, inManagedEvent, inVisibleEvent, namedEvent, roleIn } from '../events/access.js';
+import { inManagedEvent, inVisibleEvent, namedEvent, roleIn } from '../events/access.js';
+import { mayDo } from '../events/service-rights.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 import { provenAddress, spokenSessions } from '../speaker-invites/access.js';
 import { checkSubmittedSpeakers, keepOrganizerMembers, requireOpenSubmissions } from '../submissions.js';
@@ -48,7 +49,7 @@ function checkMove(from: SessionState, to: SessionState | undefined, organizer: 
   throw unprocessable(`A session cannot move from ${from} to ${to}`, '/data/attributes/state');
 }
 
-const records = eventRecordPolicy();
+const records = eventRecordPolicy({ service: 'session' });
 
 /**
  * Sessions (columns `t`) that exist for the caller: those of visible events that are accepted or
@@ -110,7 +111,7 @@ export const sessionPolicy: Policy = {
     loggedIn(ctx);
     const to = (input.attributes.state ?? undefined) as SessionState | undefined;
     const from = row.state as SessionState;
-    if (await holdsRole(ctx, row.eventId as number, 'coorganizer')) {
+    if (await mayDo(ctx, row.eventId as number, 'session', 'update')) {
       // Organizers create every session, so being its creator makes no organizer a speaker of it.
       const organizerMove = to === undefined || to === from || ORGANIZER_MOVES[from].includes(to);
       return checkMove(from, to, true, !organizerMove && (await speaksAt(ctx, row, false)));
@@ -127,7 +128,7 @@ export const sessionPolicy: Policy = {
     const eventId = namedEvent(named);
     await roleIn(ctx, eventId, `Related event "${String(named)}" not found`);
     const state = (input.attributes.state ?? 'draft') as SessionState;
-    if (await holdsRole(ctx, eventId, 'coorganizer')) {
+    if (await mayDo(ctx, eventId, 'session', 'create')) {
       if (state !== 'draft' && !ORGANIZER_MOVES.draft.includes(state))
         throw unprocessable(`A session cannot start in ${state}`, '/data/attributes/state');
       return;

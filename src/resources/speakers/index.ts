@@ -5,6 +5,7 @@ import { Email, INT4_MAX, Nullable, defineResource } from '../../jsonapi/index.j
 import { createdAt, deletedAt, derivedUrl, eventOf, optionalText, optionalUrl, requiredText } from '../attributes.js';
 import { complexFieldValues, speakerPositions } from '../form-values.js';
 import { speakerPolicy, submitterIsUser } from './policy.js';
+import { speakerActivity } from '../activity-lines.js';
 
 const PRIVATE_NOTE = "shown only to the speaker's user, the event's organizers and coorganizers, and administrators";
 
@@ -15,6 +16,7 @@ export const speakerResource = defineResource({
   tag: 'Speakers',
   description: `A speaker of an event, optionally linked to a user account. Email and mobile are ${PRIVATE_NOTE}.`,
   table: speakers,
+  activity: speakerActivity,
   softDelete: 'deletedAt',
   attributes: {
     name: requiredText('name', 255),

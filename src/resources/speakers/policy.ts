@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { isStaff, loggedIn } from '../../auth/caller.js';
 import { forbidden, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
-import { holdsRole, inManagedEvent, namedEvent, roleIn } from '../events/access.js';
+import { inManagedEvent, namedEvent, roleIn } from '../events/access.js';
+import { mayDo } from '../events/service-rights.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 import { checkSubmittedSessions, keepOrganizerMembers, namesCaller, requireOpenSubmissions } from '../submissions.js';
 
-const records = eventRecordPolicy();
+const records = eventRecordPolicy({ service: 'speaker' });
 
 /** What only the event's organizers set on a speaker: featuring, order, the mail override. */
 const ORGANIZER_MEMBERS = {
@@ -43,7 +44,7 @@ export const speakerPolicy: Policy = {
     const named = input.relationships.event;
     const eventId = namedEvent(named);
     await roleIn(ctx, eventId, `Related event "${String(named)}" not found`);
-    if (await holdsRole(ctx, eventId, 'coorganizer')) return;
+    if (await mayDo(ctx, eventId, 'speaker', 'create')) return;
     await requireOpenSubmissions(ctx, eventId);
     namesCaller(ctx, input, 'user');
     ownAddress(ctx, input);
@@ -52,7 +53,7 @@ export const speakerPolicy: Policy = {
   },
   async update(ctx, row, input) {
     const caller = loggedIn(ctx);
-    if ((await holdsRole(ctx, row.eventId as number, 'coorganizer')) || row.userId !== caller.id)
+    if ((await mayDo(ctx, row.eventId as number, 'speaker', 'update')) || row.userId !== caller.id)
       return records.update(ctx, row, input);
     namesCaller(ctx, input, 'user');
     ownAddress(ctx, input, row);
@@ -64,5 +65,5 @@ export const speakerPolicy: Policy = {
 /** A submitter's speaker is theirs even when the form leaves its user out. */
 export async function submitterIsUser(ctx: Ctx, values: Record<string, unknown>) {
   if (values.userId !== undefined) return;
-  if (!(await holdsRole(ctx, values.eventId as number, 'coorganizer'))) values.userId = loggedIn(ctx).id;
+  if (!(await mayDo(ctx, values.eventId as number, 'speaker', 'create'))) values.userId = loggedIn(ctx).id;
 }

@@ -29,5 +29,5 @@ export const sponsorResource = defineResource({
     'deleted-at': deletedAt,
   },
   relationships: { event: eventOf },
-  policy: eventRecordPolicy(),
+  policy: eventRecordPolicy({ service: 'sponsor' }),
 });

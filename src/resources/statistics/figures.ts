@@ -3,6 +3,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { ORDER_STATUSES } from '../../../db/schema/index.js';
+import { requirePanel, seesPanel } from '../../auth/panels.js';
 import { isStaff, requireStaff } from '../../auth/caller.js';
 import { constant, forbidden, Text, type AttributeSpec, type Columns, type Policy } from '../../jsonapi/index.js';
 
@@ -57,9 +58,14 @@ export function computedPolicy(
   return { scope, list: check, read: check, create: computed, update: computed, delete: computed };
 }
 
-/** Administrators read the reports (the `rows` of its table a report lists); everyone else is refused (401, 403). */
-export const reportPolicy = (rows?: (t: Columns) => SQL) =>
-  computedPolicy((ctx, t) => (isStaff(ctx.caller) ? rows?.(t) : sql`false`), requireStaff);
+/**
+ * Administrators read the reports (the `rows` of its table a report lists), and with `panel` those the admin panel is
+ * open to (src/auth/panels.ts); everyone else is refused (401, 403).
+ */
+export const reportPolicy = (rows?: (t: Columns) => SQL, panel?: string) =>
+  panel
+    ? computedPolicy((ctx, t) => (seesPanel(ctx.caller, panel) ? rows?.(t) : sql`false`), requirePanel(panel))
+    : computedPolicy((ctx, t) => (isStaff(ctx.caller) ? rows?.(t) : sql`false`), requireStaff);
 
 /** The event's identifier, beside the figures of a record whose id is the event's. */
 export const eventIdentifier: AttributeSpec = {

@@ -3,6 +3,7 @@ import { tracks } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/index.js';
 import { deletedAt, eventOf, optionalText, position, requiredText } from '../attributes.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
+import { trackActivity } from '../activity-lines.js';
 
 /** Black on light colours, white on dark ones (ITU-R BT.601 luma). */
 export function fontColorFor(color: string): string {
@@ -17,6 +18,7 @@ export const trackResource = defineResource({
   tag: 'Tracks',
   description: 'A track (a thread of sessions) of an event.',
   table: tracks,
+  activity: trackActivity,
   softDelete: 'deletedAt',
   attributes: {
     name: requiredText('name', 255),
@@ -39,5 +41,5 @@ export const trackResource = defineResource({
     event: eventOf,
     sessions: { kind: 'toMany', type: 'session', foreignKey: 'trackId', description: 'sessions of the track' },
   },
-  policy: eventRecordPolicy(),
+  policy: eventRecordPolicy({ service: 'track' }),
 });

@@ -3,6 +3,7 @@ import { eventRoles } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
 import { defineResource, forbidden, type Columns, type Ctx } from '../../jsonapi/index.js';
 import { inLiveEvent, inManagedEvent, requireRole } from '../events/access.js';
+import { eventRoleActivity } from '../activity-lines.js';
 
 /** A user's own roles, and every role in the events the caller owns, organizes or coorganizes. */
 const visible = (ctx: Ctx, t: Columns) =>
@@ -30,6 +31,7 @@ export const usersEventsRoleResource = defineResource({
     "of its roles. Roles are granted through the event's role relationships or role invites (creating one here is 403); " +
     "the event's owner (or an administrator) removes one by deleting it, except the owner's own (403: transfer the event with an owner role invite instead).",
   table: eventRoles,
+  activity: eventRoleActivity,
   attributes: {},
   relationships: {
     event: { kind: 'toOne', type: 'event', column: 'eventId', readOnly: true, description: 'the event' },

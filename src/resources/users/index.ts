@@ -12,6 +12,7 @@ import {
   constant,
   defineResource,
   forbidden,
+  notFound,
   type AttributeSpec,
   type Ctx,
   type Row,
@@ -21,6 +22,7 @@ import { withImageVariants } from '../../images/variants.js';
 import { accountHooks } from './hooks.js';
 import { userPolicy } from './policy.js';
 import { profileAttributes } from './profile.js';
+import { userActivity } from '../activity-lines.js';
 
 const name = (column: string, description: string) => ({ column, schema: Nullable(Text(255, { description })) });
 const url = (column: string, description: string, readOnly = false) => ({
@@ -77,6 +79,7 @@ export const userResource = defineResource({
     'Registration mails a link that verifies the address (`is-verified`); a new address is unverified until its own link ' +
     'is used. A new password ends the other logins of the account. Deleting keeps the record with deleted-at set and ends its tokens.',
   table: users,
+  activity: userActivity,
   softDelete: 'deletedAt',
   attributes: {
     email: {
@@ -182,6 +185,14 @@ export const userResource = defineResource({
       description: "the user's notifications; the user and administrators only",
       guard: ownOnly("These are another user's notifications"),
     },
+    'email-notifications': {
+      kind: 'toMany',
+      type: 'email-notification',
+      foreignKey: 'userId',
+      readOnly: true,
+      description: "the user's choices of the mails it receives, per event; the user and administrators only",
+      guard: ownOnly("These are another user's e-mail notification settings"),
+    },
     events: {
       kind: 'toMany',
       type: 'event',
@@ -219,6 +230,17 @@ export const userResource = defineResource({
       foreignKey: 'userId',
       readOnly: true,
       description: 'the groups the user created',
+    },
+    'event-invoices': {
+      kind: 'toMany',
+      type: 'event-invoice',
+      foreignKey: 'userId',
+      readOnly: true,
+      description:
+        "the invoices of the platform's fee billed to the user (an event's owner); the user and administrators only",
+      guard: (ctx, row) => {
+        if (row.id !== loggedIn(ctx).id && !isStaff(ctx.caller)) throw notFound('User not found');
+      },
     },
     'followed-groups': {
       kind: 'toMany',

@@ -1,7 +1,8 @@
 import { eq, or, sql } from 'drizzle-orm';
 import { eventRoles, orders } from '../../../db/schema/index.js';
 import { inManagedEvent } from '../events/access.js';
-import { isStaff, loggedIn, requireStaff, type Caller } from '../../auth/caller.js';
+import { isStaff, loggedIn, type Caller } from '../../auth/caller.js';
+import { requirePanel, seesPanel } from '../../auth/panels.js';
 import { forbidden, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
 
 /** The user themself or an administrator. */
@@ -44,9 +45,9 @@ export const userPolicy: Policy = {
   // In includes and linkage: the caller, the team of the events the caller owns, organizes or coorganizes
   // (the dashboard lists its role holders and saves the lists back: a hidden member would be dropped), and
   // the buyers of those events' orders (the order list includes each buyer: app/routes/events/view/tickets/orders/list.js).
-  // Detail reads and lists stay the user's and the administrators'.
+  // Detail reads and lists stay the user's and the administrators' (and, to read, those the users panel is open to).
   scope: (ctx, t) =>
-    isStaff(ctx.caller)
+    seesPanel(ctx.caller, 'users')
       ? undefined
       : ctx.caller
         ? or(
@@ -57,12 +58,12 @@ export const userPolicy: Policy = {
         : sql`false`,
   // Organizers name other users (speakers, coorganizers) by id without reading their records.
   linkable: () => undefined,
-  list: requireStaff,
+  list: requirePanel('users'),
   // An event's role lists (`/v1/events/1/coorganizers`, which the front end reads to decide whether the caller is
   // on the team): anyone who sees the event asks, and the scope above answers only the users the caller may see.
   listRelated() {},
   read(ctx, row) {
-    selfOrAdmin(ctx, row);
+    if (!seesPanel(ctx.caller, 'users')) selfOrAdmin(ctx, row);
   },
   async create(ctx, input) {
     guardFlags(ctx.caller, input);

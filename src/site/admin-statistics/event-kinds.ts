@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { events, eventTopics, eventTypes } from '../../../db/schema/index.js';
-import { requireStaff } from '../../auth/caller.js';
+import { requirePanel } from '../../auth/panels.js';
 import { INT4_MAX, computedListRoute, type ComputedList } from '../../jsonapi/index.js';
 
 const statisticsOf = (
@@ -22,13 +22,13 @@ const statisticsOf = (
   tag: 'Admin statistics',
   summary: `Events by ${kind}`,
   description:
-    `Administrators only (401 without a login, 403 for anyone else). Each live event ${kind} (its id), with ` +
+    `Administrators and those the admin panel is open to (401 without a login, 403 for anyone else). Each live event ${kind} (its id), with ` +
     `the number of live events of that ${kind}.`,
   attributes: {
     name: Type.String({ description: `the event ${kind}` }),
     count: Type.Integer({ minimum: 0, maximum: INT4_MAX, description: `live events of the ${kind}` }),
   },
-  check: requireStaff,
+  check: requirePanel('admin'),
   async rows(app) {
     const found = await app.db.execute<{ id: number; name: string; count: number }>(sql`
       select ${table.id} as id, ${table.name} as name,

@@ -11,7 +11,7 @@ import {
   userFollowGroups,
   users,
 } from '../../../db/schema/index.js';
-import { requireStaff } from '../../auth/caller.js';
+import { requirePanel } from '../../auth/panels.js';
 import {
   API_PREFIX,
   badRequest,
@@ -255,14 +255,15 @@ export default async function adminStatisticsRoutes(app: FastifyInstance) {
       tag: TAG,
       operationId: `get${stat.name}`,
       summary: stat.summary,
-      description: 'Administrators only. Counted when asked; `filter` may name the one record (id 1).',
+      description:
+        'Administrators and those the admin panel is open to. Counted when asked; `filter` may name the one record (id 1).',
       querystring: StatisticsQuery,
       success: { 200: Type.Ref(document, { description: stat.summary }) },
       errors: [400, 401, 403, 404, 406],
     });
     // Counts over the last days change with the clock, not only with the data: never kept.
     app.get(self, { ...options, config: { ...options.config, cache: false } }, async (request) => {
-      requireStaff(request);
+      requirePanel('admin')(request);
       checkFilter(request.query as StatisticsQuery);
       const attributes = await stat.compute(app);
       return { data: { type: stat.type, id: '1', attributes, links: { self } }, links: { self }, jsonapi };

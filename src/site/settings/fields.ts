@@ -4,8 +4,6 @@ import { choice } from '../../resources/attributes.js';
 import { ADMIN_S3, ALIASES, FRONT_END_ADMIN_FIELDS, FRONT_END_PUBLIC_FIELDS, SMTP_PORT } from './front-end-fields.js';
 
 const optionalUrl = (description: string) => Nullable(Url({ description }));
-const size = (description: string, fallback: number) =>
-  Type.Integer({ minimum: 1, maximum: 10_000, description: `${description} in pixels (default ${fallback})` });
 
 /** What everyone may read: the limited variant. */
 export const PUBLIC_FIELDS: Record<string, TSchema> = {
@@ -18,27 +16,6 @@ export const PUBLIC_FIELDS: Record<string, TSchema> = {
   'instagram-url': optionalUrl('the site on Instagram'),
   'github-url': optionalUrl('the source code'),
   'youtube-url': optionalUrl('the site on YouTube'),
-  'large-image-width': size('width of the large event image', 1300),
-  'large-image-height': size('height of the large event image when the aspect is not kept', 500),
-  'thumbnail-image-width': size('width of the event thumbnail', 500),
-  'thumbnail-image-height': size('height of the event thumbnail when the aspect is not kept', 200),
-  'icon-image-width': size('width of the event icon', 75),
-  'icon-image-height': size('height of the event icon when the aspect is not kept', 30),
-  'image-keep-aspect': Type.Boolean({
-    description: 'true: image variants keep the original ratio (height from width); false: exactly width x height',
-  }),
-  'profile-thumbnail-size': size(
-    'width (and height when the aspect is not kept) of user avatar and speaker photo thumbnails',
-    500,
-  ),
-  'profile-small-size': size(
-    'width (and height when the aspect is not kept) of small user avatars and speaker photos',
-    50,
-  ),
-  'profile-icon-size': size(
-    'width (and height when the aspect is not kept) of user avatar and speaker photo icons',
-    35,
-  ),
   ...FRONT_END_PUBLIC_FIELDS,
 };
 

@@ -210,49 +210,59 @@ export default async function settingsRoutes(app: FastifyInstance, { config }: {
       async (request) => readDocument(app, request),
     );
   }
-  app.patch(
-    `${API_PREFIX}/settings/:id`,
+  // PATCH /v1/settings, as the reference's blueprint sends it, and /v1/settings/{id}, as the front end saves a record.
+  const writes = [
+    { path: '', operationId: 'updateSettings', summary: 'Change the settings' },
     {
-      // Only administrators learn what the settings accept: others are refused before the body is read.
-      preValidation: async (request) => requireStaff(request),
-      ...operation({
-        tag: TAG,
-        operationId: 'updateSettings',
-        summary: 'Change the settings',
-        description:
-          'Administrators only. Changes the given attributes of record 1 and answers the full variant. S3 or Google ' +
-          'storage needs a bucket and keys, SMTP mail a host, SendGrid mail a key (422 otherwise). `aws-key`, ' +
-          "`aws-secret`, `aws-bucket-name` and `aws-region` (the web front end's names) are the same settings as " +
-          '`s3-access-key`, `s3-secret-key`, `s3-bucket` and `s3-region`.',
-        params: Params,
-        querystring: SettingQuery,
-        body: Type.Ref(SettingUpdateRequest),
-        success: { 200: Type.Ref(SettingDocument, { description: 'The settings after the change' }) },
-        errors: [400, 401, 403, 406, 409, 415, 422],
-      }),
+      path: '/:id',
+      operationId: 'updateSettingsById',
+      summary: 'Change the settings (any id names record 1)',
+      params: Params,
     },
-    async (request) => {
-      // A bad fields[setting] is refused before anything is written.
-      const only = sparse(request);
-      const { data } = request.body as { data: { id: string; attributes?: Record<string, unknown> } };
-      const { id } = request.params as { id: string };
-      if (data.id !== id && data.id !== '1')
-        throw conflict('The id in the document does not match the URL', '/data/id');
-      const values = valuesOf(data.attributes ?? {});
-      if (splitOnOwnDisks && values.storagePlace === 'local') {
-        throw unprocessable(
-          'Local storage would keep files on one machine while this deployment runs separate API and worker processes: set LOCAL_STORAGE_SHARED=true on every process when STORAGE_DIR is shared',
-          '/data/attributes/storage-place',
-        );
-      }
-      const row = await app.db.transaction(async (tx) => {
-        const [current] = await tx.select().from(settings).where(eq(settings.id, 1)).for('update');
-        const merged = { ...current!, ...values } as Row;
-        checkComplete(merged, Object.keys(data.attributes ?? {}));
-        if (Object.keys(values).length > 0) await tx.update(settings).set(values).where(eq(settings.id, 1));
-        return merged;
-      });
-      return documentFor(request, row, only);
-    },
-  );
+  ];
+  for (const { path, ...named } of writes) {
+    app.patch(
+      `${API_PREFIX}/settings${path}`,
+      {
+        // Only administrators learn what the settings accept: others are refused before the body is read.
+        preValidation: async (request) => requireStaff(request),
+        ...operation({
+          tag: TAG,
+          ...named,
+          description:
+            'Administrators only. Changes the given attributes of record 1 and answers the full variant. S3 or Google ' +
+            'storage needs a bucket and keys, SMTP mail a host, SendGrid mail a key (422 otherwise). `aws-key`, ' +
+            "`aws-secret`, `aws-bucket-name` and `aws-region` (the web front end's names) are the same settings as " +
+            '`s3-access-key`, `s3-secret-key`, `s3-bucket` and `s3-region`.',
+          querystring: SettingQuery,
+          body: Type.Ref(SettingUpdateRequest),
+          success: { 200: Type.Ref(SettingDocument, { description: 'The settings after the change' }) },
+          errors: [400, 401, 403, 406, 409, 415, 422],
+        }),
+      },
+      async (request) => {
+        // A bad fields[setting] is refused before anything is written.
+        const only = sparse(request);
+        const { data } = request.body as { data: { id: string; attributes?: Record<string, unknown> } };
+        const { id } = (request.params ?? {}) as { id?: string };
+        if (data.id !== '1' && (id === undefined || data.id !== id))
+          throw conflict('The id in the document does not match the URL', '/data/id');
+        const values = valuesOf(data.attributes ?? {});
+        if (splitOnOwnDisks && values.storagePlace === 'local') {
+          throw unprocessable(
+            'Local storage would keep files on one machine while this deployment runs separate API and worker processes: set LOCAL_STORAGE_SHARED=true on every process when STORAGE_DIR is shared',
+            '/data/attributes/storage-place',
+          );
+        }
+        const row = await app.db.transaction(async (tx) => {
+          const [current] = await tx.select().from(settings).where(eq(settings.id, 1)).for('update');
+          const merged = { ...current!, ...values } as Row;
+          checkComplete(merged, Object.keys(data.attributes ?? {}));
+          if (Object.keys(values).length > 0) await tx.update(settings).set(values).where(eq(settings.id, 1));
+          return merged;
+        });
+        return documentFor(request, row, only);
+      },
+    );
+  }
 }

@@ -73,6 +73,7 @@ export async function confirmationMails(data: OrderDocument, frontend: string): 
     to: { name: data.buyer.name, address: data.buyer.email },
     subject: `See you at ${event.name} on ${when} (${number})`,
     action: BUYER,
+    eventId: order.eventId,
     text:
       `Hello ${data.buyer.name},\n\nthank you for your order. Total: ${money(order.amount, event.currency)}.\n\n` +
       `${summary(data, data.holders, link)}\nEach ticket is attached as a PDF${paid ? ', with the invoice' : ''}: ` +
@@ -95,6 +96,7 @@ export async function confirmationMails(data: OrderDocument, frontend: string): 
       to: { name: first.name, address: first.email!.trim() },
       subject: `Your tickets for ${event.name} on ${when} (${number})`,
       action: HOLDER,
+      eventId: order.eventId,
       text:
         `Hello ${first.name},\n\n${data.buyer.name} ordered tickets for you.\n\n${summary(data, holders, link)}\n` +
         'Your tickets are attached as PDF: show the QR code at the entrance.\n',

@@ -84,6 +84,7 @@ export function organizerMails(data: OrderDocument, staff: MailAddress[], fronte
     to,
     subject: `New order for ${event.name} on ${when} by ${buyer.name}, ${buyer.email} (${invoiceNumber(order)})`,
     action: ORGANIZER,
+    eventId: order.eventId,
     text,
   }));
 }
