@@ -3,6 +3,7 @@
  * details) bills the event's owner (their billing details) the service fee of the month's ticket sales: the sales
  * period, what they earned, the fee's percent, and the total, with the issue and due dates.
  */
+import { invoiceHeading, party } from '../orders/documents/invoice-pdf.js';
 import { createDocument, dayInZone, GREY, MARGIN, money, type Pdf } from '../orders/documents/pdf.js';
 
 export interface InvoiceDocument {
@@ -26,24 +27,6 @@ export interface InvoiceDocument {
 }
 
 const filled = (rows: [string, string | null][]) => rows.filter((r): r is [string, string] => r[1] !== null);
-
-function party(doc: Pdf, title: string, rows: [string, string][], x: number, y: number, width: number): number {
-  doc.font('bold').fontSize(10).fillColor(GREY).text(title.toUpperCase(), x, y, { width });
-  for (const [label, value] of rows) {
-    const at = doc.y + 3;
-    doc
-      .font('regular')
-      .fontSize(8)
-      .fillColor(GREY)
-      .text(label, x, at + 1, { width: 70 });
-    doc
-      .font('regular')
-      .fontSize(9)
-      .fillColor('#000000')
-      .text(value, x + 75, at, { width: width - 75 });
-  }
-  return doc.y;
-}
 
 const COLUMNS = [
   { title: 'Product', width: 150, align: 'left' as const },
@@ -75,25 +58,11 @@ export function invoicePdf(data: InvoiceDocument): Promise<Buffer> {
   });
   const c = data.currency;
   const zone = data.timezone;
-  doc.addPage();
-  const width = doc.page.width - 2 * MARGIN;
-  doc
-    .font('bold')
-    .fontSize(14)
-    .fillColor(GREY)
-    .text(data.seller.name, MARGIN, MARGIN, { width: width / 2 });
-  doc
-    .font('bold')
-    .fontSize(22)
-    .fillColor('#000000')
-    .text('Invoice', MARGIN + width / 2, MARGIN, { width: width / 2, align: 'right' });
-  doc.font('regular').fontSize(9).fillColor(GREY);
-  for (const text of [
+  const width = invoiceHeading(doc, data.seller.name, [
     `Invoice ${data.identifier}`,
     `Date ${dayInZone(data.issuedAt, zone)}`,
     `Due date ${dayInZone(data.dueAt, zone)}`,
-  ])
-    doc.text(text, MARGIN + width / 4, doc.y + 2, { width: (3 * width) / 4, align: 'right' });
+  ]);
   const top = doc.y + 20;
   const half = width / 2 - 10;
   const bottom = Math.max(

@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { sql } from 'drizzle-orm';
 import { panelPermissions, rolesPanels } from '../../../db/schema/index.js';
-import { isStaff, requireStaff } from '../../auth/caller.js';
 import { defineResource } from '../../jsonapi/index.js';
 import { flexibleBoolean } from '../attributes.js';
+import { staffOnly } from '../staff-written.js';
 
 /**
  * A section of the admin console and whether the custom system roles linked to it open it (the reference's
@@ -36,14 +35,7 @@ export const panelPermissionResource = defineResource({
       description: 'the custom system roles that open the panel',
     },
   },
-  policy: {
-    scope: (ctx) => (isStaff(ctx.caller) ? undefined : sql`false`),
-    list: requireStaff,
-    read: (ctx) => requireStaff(ctx),
-    create: (ctx) => requireStaff(ctx),
-    update: (ctx) => requireStaff(ctx),
-    delete: (ctx) => requireStaff(ctx),
-  },
+  policy: staffOnly,
   unique: {
     panel_permissions_panel_name_unique: {
       pointer: '/data/attributes/panel-name',

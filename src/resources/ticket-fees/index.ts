@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { sql } from 'drizzle-orm';
 import { ticketFees } from '../../../db/schema/index.js';
-import { isStaff, requireStaff } from '../../auth/caller.js';
 import { defineResource, unprocessable, type AttributeSpec, type Row } from '../../jsonapi/index.js';
 import { flexibleNumber } from '../attributes.js';
+import { staffOnly } from '../staff-written.js';
 
 /** The country of the fee that applies everywhere: the front end's "Global Settings" row. */
 export const GLOBAL = 'global';
@@ -74,14 +73,7 @@ export const ticketFeeResource = defineResource({
       Type.Number({ minimum: 0, maximum: 9_999_999_999.99, description: 'the most the fee takes of an order' }),
     ),
   },
-  policy: {
-    scope: (ctx) => (isStaff(ctx.caller) ? undefined : sql`false`),
-    list: requireStaff,
-    read: (ctx) => requireStaff(ctx),
-    create: (ctx) => requireStaff(ctx),
-    update: (ctx) => requireStaff(ctx),
-    delete: (ctx) => requireStaff(ctx),
-  },
+  policy: staffOnly,
   hooks: {
     beforeCreate(_ctx, values) {
       values.country ??= GLOBAL;

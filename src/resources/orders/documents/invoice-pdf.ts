@@ -28,7 +28,30 @@ export const invoiceNumber = (order: { createdAt: Date; id: number }) =>
 const present = (rows: [string, string | null | undefined][]) =>
   rows.filter((r): r is [string, string] => typeof r[1] === 'string' && r[1].trim() !== '');
 
-function party(doc: Pdf, title: string, rows: [string, string][], x: number, y: number, width: number): number {
+/**
+ * The first page of an invoice: the seller's name, "Invoice" and the invoice's facts (`lines`) on the right; answers
+ * the width between the margins.
+ */
+export function invoiceHeading(doc: Pdf, seller: string, lines: string[]): number {
+  doc.addPage();
+  const width = doc.page.width - 2 * MARGIN;
+  doc
+    .font('bold')
+    .fontSize(14)
+    .fillColor(GREY)
+    .text(seller, MARGIN, MARGIN, { width: width / 2 });
+  doc
+    .font('bold')
+    .fontSize(24)
+    .fillColor('#000000')
+    .text('Invoice', MARGIN + width / 2, MARGIN, { width: width / 2, align: 'right' });
+  doc.font('regular').fontSize(9).fillColor(GREY);
+  for (const text of lines) doc.text(text, MARGIN + width / 4, doc.y + 2, { width: (3 * width) / 4, align: 'right' });
+  return width;
+}
+
+/** A party of an invoice (seller, buyer): its title and labelled rows; answers where it ends. */
+export function party(doc: Pdf, title: string, rows: [string, string][], x: number, y: number, width: number): number {
   doc.font('bold').fontSize(10).fillColor(GREY).text(title.toUpperCase(), x, y, { width });
   for (const [label, value] of rows) {
     const at = doc.y + 3;
@@ -173,29 +196,12 @@ export async function invoicePdf(data: OrderDocument): Promise<Buffer> {
   const { order, event } = data;
   const number = invoiceNumber(order);
   const { doc, bytes } = newDocument(`Invoice ${number}: ${event.name}`, data.appName);
-  doc.addPage();
-  const width = doc.page.width - 2 * MARGIN;
-  doc
-    .font('bold')
-    .fontSize(14)
-    .fillColor(GREY)
-    .text(data.appName, MARGIN, MARGIN, { width: width / 2 });
-  doc
-    .font('bold')
-    .fontSize(24)
-    .fillColor('#000000')
-    .text('Invoice', MARGIN + width / 2, MARGIN, {
-      width: width / 2,
-      align: 'right',
-    });
-  doc.font('regular').fontSize(9).fillColor(GREY);
-  for (const text of [
+  const width = invoiceHeading(doc, data.appName, [
     `Invoice number ${number}`,
     `Order ${order.identifier}`,
     `Date ${dayInZone(order.createdAt, event.timezone)}`,
     `Payment ${PAYMENT_MODES[order.paymentMode ?? 'free'] ?? order.paymentMode}, ${order.status}`,
-  ])
-    doc.text(text, MARGIN + width / 4, doc.y + 2, { width: (3 * width) / 4, align: 'right' });
+  ]);
   const top = doc.y + 20;
   const half = width / 2 - 10;
   const bottom = Math.max(
