@@ -71,6 +71,13 @@ declare module 'fastify' {
 /** Header values come from user input (names, event names): a line break must never start a new header. */
 export const oneLine = (value: string) => value.replace(/[\r\n\u0085\u2028\u2029\0]+/g, ' ').trim();
 
+/**
+ * The text the mail log keeps of a message: its links withheld. Links carry the one-time tokens of the account and
+ * invitation mails (a password reset's link takes over the account), and the log is read by more than the recipient
+ * (administrators, the `reports` panel).
+ */
+export const loggedText = (message: string) => message.replace(/\bhttps?:\/\/[^\s"'<>]+/gi, '[link withheld]');
+
 /** Exactly one plain mailbox: a list, a group or anything that is not `local@domain` is refused. */
 function mailbox(address: string): string {
   const parsed = addressparser(address);
@@ -241,7 +248,13 @@ export default fp(
       const id = await app.db.transaction(async (tx) => {
         const [row] = await tx
           .insert(mails)
-          .values({ recipient: to.address, subject, message: mail.html ?? mail.text, action: mail.action, raw })
+          .values({
+            recipient: to.address,
+            subject,
+            message: loggedText(mail.html ?? mail.text),
+            action: mail.action,
+            raw,
+          })
           .returning({ id: mails.id });
         await app.sendJob(tx, MAIL_QUEUE, { mailId: row!.id }, { startAfter: options.retrySeconds });
         // The activity log's line of a mail (the reference's `mail_event`), written by the service itself.

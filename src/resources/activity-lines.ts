@@ -125,6 +125,9 @@ export const roleInviteActivity: ActivitySpec = {
 
 /** An order whose status becomes completed (not in the reference's ACTIVITIES; the issue asks for it). */
 export const orderActivity: ActivitySpec = {
+  // An on-site order may be created completed (POST /v1/orders?onsite=true).
+  created: (_ctx, row) =>
+    row.status === 'completed' ? [`Order ${String(row.identifier)} of event ${row.eventId} completed`] : [],
   updated: (_ctx, row, values) =>
     values.status === 'completed' && row.status !== 'completed'
       ? [`Order ${String(row.identifier)} of event ${row.eventId} completed`]

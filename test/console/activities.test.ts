@@ -5,6 +5,7 @@
 import t from 'tap';
 import { assertError, buildTestApp, call } from '../helpers/app.js';
 import { create, createCast, eventAttributes, fillEvent, rel } from '../helpers/events.js';
+import { createTicket } from '../helpers/tickets.js';
 import { seedUser } from '../helpers/users.js';
 
 const { app } = await buildTestApp(t);
@@ -167,6 +168,30 @@ t.test('orders: completed', async (t) => {
   t.same(
     (await linesAfter(start)).map((l) => l.action),
     [`Order ${row!.identifier} of event ${event} completed`],
+  );
+
+  // Sold at the door: a free order is created completed.
+  const ticket = await createTicket(app, cast.owner.token, event, { name: 'Door' });
+  const before = await lastId();
+  const door = await call(app, {
+    method: 'POST',
+    url: '/v1/orders?onsite=true',
+    token: cast.owner.token,
+    body: {
+      data: {
+        type: 'order',
+        attributes: {
+          status: 'completed',
+          'on-site-tickets': [{ data: { type: 'on-site-ticket', attributes: { id: ticket, quantity: 1 } } }],
+        },
+        relationships: { event: rel('event', event) },
+      },
+    },
+  });
+  t.equal(door.status, 201, JSON.stringify(door.body));
+  t.same(
+    (await linesAfter(before)).map((l) => l.action),
+    [`Order ${door.body.data.attributes.identifier} of event ${event} completed`],
   );
 });
 

@@ -44,7 +44,8 @@ await sellsIn(app, small.id, 'USD', null);
 await sellsIn(app, global.id, 'USD', 'US');
 await sellsIn(app, otherEvent, 'EUR', 'DE');
 
-// The café: 350.50 completed last month (5%: 17.53); orders not completed, deleted or of another month do not count.
+// The café: 350.50 completed last month (5%: 17.53); orders not completed or deleted do not count, nor one the month
+// before's invoice billed.
 const billed = [
   await sale(app, cafe.id, buyer, 100, inMonth(LAST_MONTH, 1)),
   await sale(app, cafe.id, buyer, 250.5, inMonth(LAST_MONTH, 28)),
@@ -70,6 +71,20 @@ const run = (month: string, token = admin) =>
 
 const issuedPrefix = `${new Date().toISOString().slice(0, 7).replace('-', '')}U-`;
 
+t.test('runs at once make one invoice per event and month', async (t) => {
+  const [a, b] = await Promise.all([run(MONTH_BEFORE), run(MONTH_BEFORE)]);
+  t.equal(a.status, 200);
+  t.equal(b.status, 200);
+  t.same([...a.body.meta.issued, ...b.body.meta.issued].length, 1, 'the café, 5% of 80, once');
+  const rows = await app.sql`select event_id, amount from event_invoices where month = ${MONTH_BEFORE}`;
+  t.same(
+    rows.map((r) => [String(r.event_id), Number(r.amount)]),
+    [[cafe.id, 4]],
+  );
+  const ids = await app.sql`select identifier from event_invoices`;
+  t.equal(ids.length, 1, 'one invoice in all');
+});
+
 t.test('a run bills each event with completed sales once, at its fee', async (t) => {
   const first = await run(LAST_MONTH);
   assertDocument(t, first, 200);
@@ -85,7 +100,7 @@ t.test('a run bills each event with completed sales once, at its fee', async (t)
 
   const list = await call(app, { url: '/v1/event-invoices?include=event,user&sort=id', token: admin });
   assertDocument(t, list, 200);
-  t.equal(list.body.meta.count, 3);
+  t.equal(list.body.meta.count, 4, "these three and the café's of the month before");
   const byEvent = new Map(list.body.data.map((d: any) => [d.relationships.event.data.id, d]));
   const invoice = byEvent.get(cafe.id) as any;
   t.equal(invoice.attributes.amount, 17.53, '5% of 350.50, rounded to cents');
@@ -109,7 +124,10 @@ t.test('a run bills each event with completed sales once, at its fee', async (t)
   };
   for (const order of billed) t.equal(await invoiceOf(order), invoice.id, 'a billed order names its invoice');
   t.equal(await invoiceOf(placed), null, 'an order not completed is not billed');
-  t.equal(await invoiceOf(earlier), null, "an order of another month is not this invoice's");
+  const [before] = await app.sql<{ id: number }[]>`select id from event_invoices where month = ${MONTH_BEFORE}`;
+  t.equal(await invoiceOf(earlier), String(before!.id), "an order of the month before names that month's invoice");
+  const ids = await app.sql`select identifier from event_invoices`;
+  t.equal(new Set(ids.map((r) => r.identifier)).size, 4, 'every identifier is its own');
 
   const url = new URL(invoice.attributes['invoice-pdf-url']);
   const pdf = await app.inject({ url: url.pathname });
@@ -120,20 +138,6 @@ t.test('a run bills each event with completed sales once, at its fee', async (t)
   t.match(page!.text, 'EUR 17.53');
   t.match(page!.text, 'EUR 350.50', 'what the event earned');
   t.match(page!.text, 'Fees (5%)');
-});
-
-t.test('runs at once make one invoice per event and month', async (t) => {
-  const [a, b] = await Promise.all([run(MONTH_BEFORE), run(MONTH_BEFORE)]);
-  t.equal(a.status, 200);
-  t.equal(b.status, 200);
-  t.same([...a.body.meta.issued, ...b.body.meta.issued].length, 1, 'the café, 5% of 80, once');
-  const rows = await app.sql`select event_id, amount from event_invoices where month = ${MONTH_BEFORE}`;
-  t.same(
-    rows.map((r) => [String(r.event_id), Number(r.amount)]),
-    [[cafe.id, 4]],
-  );
-  const ids = await app.sql`select identifier from event_invoices`;
-  t.equal(new Set(ids.map((r) => r.identifier)).size, 4, 'every identifier is its own');
 });
 
 t.test('a run is for administrators, of a month that has ended', async (t) => {
@@ -265,4 +269,19 @@ t.test('administrators list the invoices in brief', async (t) => {
   t.equal(row.attributes.amount, 17.53);
   t.ok(row.attributes['completed-at']);
   expectError(t, await call(app, { url: '/v1/admin/sales/invoices', token: cast.owner.token }), 403);
+});
+
+t.test('a fee under the minimum waits: its orders are billed with the next invoice that reaches it', async (t) => {
+  // The meetup's 15 (10%: 1.50) was not billed; 20 more, completed later, make 35 (3.50).
+  const late = await sale(app, small.id, buyer, 20, inMonth(LAST_MONTH, 20));
+  const res = await run(LAST_MONTH);
+  assertDocument(t, res, 200);
+  t.equal(res.body.meta.issued.length, 1, 'the meetup only');
+  const [invoice] = await app.sql<{ id: number; amount: string }[]>`
+    select id, amount from event_invoices where event_id = ${Number(small.id)}`;
+  t.equal(Number(invoice!.amount), 3.5);
+  const billed = await app.sql<{ id: number }[]>`
+    select id from orders where event_id = ${Number(small.id)} and event_invoice_id = ${invoice!.id} order by id`;
+  t.equal(billed.length, 2, 'both orders name it');
+  t.ok(billed.some((o) => o.id === late));
 });

@@ -53,6 +53,23 @@ t.test('the mail-logs page: searched by recipient, newest first', async (t) => {
   );
 });
 
+t.test("the log withholds a message's links: a password reset's link would take over the account", async (t) => {
+  const reset = await app.mailer.send({
+    to: { address: 'reset@example.org' },
+    subject: 'Reset your password',
+    action: 'reset-password',
+    text: 'Choose a new one at this link:\n\nhttps://front.example/reset-password?token=SECRET123\n\nThanks.',
+    html: '<a href="https://front.example/reset-password?token=SECRET123">reset</a> or http://x.example/y?t=SECRET123',
+  });
+  const res = await call(app, { url: `/v1/mails/${reset.id}`, token: admin.token });
+  t.equal(res.status, 200);
+  t.equal(
+    res.body.data.attributes.message,
+    '<a href="[link withheld]">reset</a> or [link withheld]',
+    'no link, hence no token, is kept',
+  );
+});
+
 t.test('each mail sent leaves its line in the activity log', async (t) => {
   const lines = await app.sql`select actor, action from activities where action like 'Mail sent to log@%'`;
   t.same(lines, [{ actor: null, action: 'Mail sent to log@example.org, action: test-mail, subject: Logged mail' }]);

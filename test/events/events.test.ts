@@ -47,6 +47,7 @@ const RELATIONSHIPS = [
   'coorganizers',
   'custom-forms',
   'event-copyright',
+  'event-invoices',
   'event-topic',
   'microlocations',
   'orders',

@@ -1,9 +1,11 @@
 /**
  * The monthly invoices of the platform's ticket fees (the reference's send_monthly_event_invoice and
  * EventInvoice.populate/generate_pdf): for a month that has ended, each live event with an owner and completed sales
- * in it gets one invoice, its amount computed here from those orders and the ticket fee of the event's currency and
- * country. Safe to run twice or at once: a transaction-scoped advisory lock serialises the numbering, and the unique
- * (event, month) index keeps one invoice per event and month. The PDFs are made after the rows, for every invoice of
+ * not billed yet (completed before the month's end: a month under the minimum, or one no run billed, is carried into
+ * the next invoice, as the reference bills from its last invoice) gets one invoice, its amount computed here from
+ * those orders and the ticket fee of the event's currency and country; the orders name it. Safe to run twice or at
+ * once: a transaction-scoped advisory lock serialises the billing (which orders, how much, the number), and the
+ * unique (event, month) index keeps one invoice per event and month. The PDFs are made after the rows, for every invoice of
  * the month still without one, so a run that stopped half-way is completed by the next.
  */
 import { randomBytes } from 'node:crypto';
@@ -15,7 +17,7 @@ import { invoicePdf, type InvoiceDocument } from './pdf.js';
 
 /** Days after it is issued that an invoice is due (the reference's DUE_DATE_DAYS). */
 export const DUE_DATE_DAYS = 30;
-/** No invoice below this amount (the reference's MIN_AMOUNT): the fee waits for a month that reaches it. */
+/** No invoice below this amount (the reference's MIN_AMOUNT): the orders wait for an invoice that reaches it. */
 export const MIN_AMOUNT = 2;
 /** The lock every run of the numbering takes (pg_advisory_xact_lock's key). */
 const NUMBERING_LOCK = 4_301_001;
@@ -49,22 +51,26 @@ export function feeOf(gross: number, fee: { serviceFee: number; maximumFee: numb
 interface Candidate extends Record<string, unknown> {
   event_id: number;
   owner_id: number;
-  gross: string;
   service_fee: string | null;
   maximum_fee: string | null;
 }
 
+/** Completed live orders (of the event `eventId`, or of any) that no invoice billed, completed before `end`. */
+const unbilled = (end: Date, eventId?: number) =>
+  sql`orders.status = 'completed' and orders.deleted_at is null and orders.event_invoice_id is null
+    and orders.completed_at < ${end.toISOString()}::timestamptz
+    ${eventId === undefined ? sql`` : sql`and orders.event_id = ${eventId}`}`;
+
 /**
- * Live events with an owner and completed live orders in the month, with the gross of those orders and the ticket
- * fee that applies: the event's currency and country, else the global fee (of the currency, or of none).
+ * Live events with an owner and completed live orders not billed before the month's end, with the ticket fee that
+ * applies: the event's currency and country, else the global fee (of the currency, or of none).
  */
-const candidates = (db: Db, start: Date, end: Date) =>
+const candidates = (db: Db, end: Date) =>
   db.execute<Candidate>(sql`
-    select e.id as event_id, e.owner_id, s.gross, f.service_fee, f.maximum_fee
-    from (select o.event_id, sum(o.amount) as gross from orders o
-          where o.status = 'completed' and o.deleted_at is null
-            and o.completed_at >= ${start.toISOString()}::timestamptz and o.completed_at < ${end.toISOString()}::timestamptz
-          group by o.event_id) s
+    select e.id as event_id, e.owner_id, f.service_fee, f.maximum_fee
+    from (select orders.event_id from orders
+          where ${unbilled(end)}
+          group by orders.event_id) s
     join events e on e.id = s.event_id and e.deleted_at is null and e.owner_id is not null
     left join lateral (
       select tf.service_fee, tf.maximum_fee from ticket_fees tf
@@ -86,16 +92,21 @@ async function nextIdentifier(tx: Db, issuedAt: Date): Promise<string> {
 
 /** Creates the invoice of one event for the month unless it exists; answers its identifier when it made one. */
 async function issueOne(db: Db, c: Candidate, month: string, issuedAt: Date): Promise<string | undefined> {
-  const { start, end } = monthRange(month);
+  const { end } = monthRange(month);
   if (c.service_fee === null || c.maximum_fee === null) return undefined;
-  const amount = feeOf(Number(c.gross), { serviceFee: Number(c.service_fee), maximumFee: Number(c.maximum_fee) });
-  if (amount < MIN_AMOUNT) return undefined;
+  const fee = { serviceFee: Number(c.service_fee), maximumFee: Number(c.maximum_fee) };
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${NUMBERING_LOCK})`);
     const [exists] = await tx.execute(
       sql`select 1 from event_invoices where event_id = ${c.event_id} and month = ${month}`,
     );
     if (exists) return undefined;
+    // Under the lock: what another run billed meanwhile is not billed again.
+    const [sales] = await tx.execute<{ gross: string }>(
+      sql`select coalesce(sum(orders.amount), 0) as gross from orders where ${unbilled(end, c.event_id)}`,
+    );
+    const amount = feeOf(Number(sales?.gross ?? 0), fee);
+    if (amount < MIN_AMOUNT) return undefined;
     const identifier = await nextIdentifier(tx, issuedAt);
     const inserted = await tx.execute(sql`
       insert into event_invoices (identifier, amount, user_id, event_id, month, issued_at, status)
@@ -104,10 +115,7 @@ async function issueOne(db: Db, c: Candidate, month: string, issuedAt: Date): Pr
     const invoice = inserted[0]?.id;
     if (invoice === undefined) return undefined;
     // The orders it bills name it (the order's event-invoice): those its amount was computed from.
-    await tx.execute(sql`
-      update orders set event_invoice_id = ${invoice}
-      where event_id = ${c.event_id} and status = 'completed' and deleted_at is null
-        and completed_at >= ${start.toISOString()}::timestamptz and completed_at < ${end.toISOString()}::timestamptz`);
+    await tx.execute(sql`update orders set event_invoice_id = ${invoice} where ${unbilled(end, c.event_id)}`);
     return identifier;
   });
 }
@@ -122,12 +130,12 @@ export interface MonthRun {
 
 /** Issues the month's invoices (see the file's comment) and makes the PDFs still missing. */
 export async function issueMonth(app: FastifyInstance, month: string): Promise<MonthRun> {
-  const { start, end } = monthRange(month);
+  const { end } = monthRange(month);
   const [before] = await app.db.execute<{ n: number }>(
     sql`select count(*)::int as n from event_invoices where month = ${month}`,
   );
   const issued: string[] = [];
-  for (const c of await candidates(app.db, start, end)) {
+  for (const c of await candidates(app.db, end)) {
     const identifier = await issueOne(app.db, c, month, end);
     if (identifier) issued.push(identifier);
   }
@@ -153,12 +161,8 @@ async function documentOf(db: Db, id: number): Promise<InvoiceDocument | undefin
     left join lateral (
       select coalesce(sum(o.amount), 0) as gross, min(o.completed_at) as first_at, max(o.completed_at) as last_at,
         (select count(*)::int from attendees a join orders o2 on o2.id = a.order_id
-          where o2.event_id = i.event_id and o2.status = 'completed' and o2.deleted_at is null and a.deleted_at is null
-            and o2.completed_at >= (i.month || '-01T00:00:00Z')::timestamptz
-            and o2.completed_at < (i.month || '-01T00:00:00Z')::timestamptz + interval '1 month') as tickets
-      from orders o where o.event_id = i.event_id and o.status = 'completed' and o.deleted_at is null
-        and o.completed_at >= (i.month || '-01T00:00:00Z')::timestamptz
-        and o.completed_at < (i.month || '-01T00:00:00Z')::timestamptz + interval '1 month') f on true
+          where o2.event_invoice_id = i.id and a.deleted_at is null) as tickets
+      from orders o where o.event_invoice_id = i.id) f on true
     left join lateral (
       select tf.service_fee from ticket_fees tf
       where (tf.currency = coalesce(e.payment_currency, '') and tf.country = e.payment_country)
