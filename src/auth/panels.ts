@@ -9,6 +9,9 @@ import { customSysRoles, panelPermissions, rolesPanels, userSystemRoles, users }
 import { forbidden } from '../jsonapi/index.js';
 import { isStaff, loggedIn, type Caller } from './caller.js';
 
+/** The seeded roles held through a user's flag (`is-sales-admin`, `is-marketer`): their names bind them to it. */
+export const FLAG_ROLES = { isSalesAdmin: 'Sales Admin', isMarketer: 'Marketer' } as const;
+
 /** The tables `panelsOf` reads (the caller lookup's memo drops a caller when one of them changes). */
 export const PANEL_TABLES = ['user_system_roles', 'roles_panels', 'panel_permissions', 'custom_sys_roles'] as const;
 
@@ -19,8 +22,8 @@ export const panelsOf = (): SQL<string[]> =>
     join ${customSysRoles} on ${customSysRoles.id} = ${rolesPanels.roleId}
     where ${panelPermissions.canAccess} and (
       ${customSysRoles.id} in (select ${userSystemRoles.roleId} from ${userSystemRoles} where ${userSystemRoles.userId} = ${users.id})
-      or (${users.isSalesAdmin} and ${customSysRoles.name} = 'Sales Admin')
-      or (${users.isMarketer} and ${customSysRoles.name} = 'Marketer'))
+      or (${users.isSalesAdmin} and ${customSysRoles.name} = ${FLAG_ROLES.isSalesAdmin})
+      or (${users.isMarketer} and ${customSysRoles.name} = ${FLAG_ROLES.isMarketer}))
     order by 1)`;
 
 /** Whether the caller may use the admin panel `panel`: administrators always, others through a custom system role. */

@@ -73,6 +73,35 @@ t.test('the seeds: ten panels, the two roles open the sales panel', async (t) =>
   );
 });
 
+t.test(
+  'the two roles the user flags hold by name keep their name and stay (403): their holders keep the panels',
+  async (t) => {
+    for (const name of ['Sales Admin', 'Marketer']) {
+      const id = String((await roles()).get(name)!);
+      const rename = await call(app, {
+        method: 'PATCH',
+        url: `/v1/custom-system-roles/${id}`,
+        token: admin.token,
+        body: { data: { type: 'custom-system-role', id, attributes: { name: `${name} (old)` } } },
+      });
+      expectError(t, rename, 403);
+      const same = await call(app, {
+        method: 'PATCH',
+        url: `/v1/custom-system-roles/${id}`,
+        token: admin.token,
+        body: { data: { type: 'custom-system-role', id, attributes: { name } } },
+      });
+      t.equal(same.status, 200, 'its own name sent back is accepted');
+      expectError(
+        t,
+        await call(app, { method: 'DELETE', url: `/v1/custom-system-roles/${id}`, token: admin.token }),
+        403,
+      );
+      t.equal((await roles()).get(name) !== undefined, true, `${name} is still there`);
+    }
+  },
+);
+
 t.test('the is-sales-admin flag an administrator sets opens the sales panel and nothing else', async (t) => {
   for (const url of SALES)
     expectError(t, await get(url, salesAdmin.token), 403, { detail: 'Admin access is required' });
@@ -149,7 +178,8 @@ t.test('who reads and writes roles and panels', async (t) => {
   assertDocument(t, await call(app, { url: '/v1/custom-system-roles' }), 200);
   expectError(t, await call(app, { url: '/v1/panel-permissions' }), 401);
   expectError(t, await get('/v1/panel-permissions', salesAdmin.token), 403);
-  const role = (await roles()).get('Marketer')!;
+  const [made] = await app.sql<{ id: number }[]>`insert into custom_sys_roles (name) values ('Usher') returning id`;
+  const role = String(made!.id);
   const rename = (token: string) =>
     call(app, {
       method: 'PATCH',

@@ -1,7 +1,15 @@
 import { customSysRoles, rolesPanels } from '../../../db/schema/index.js';
-import { defineResource } from '../../jsonapi/index.js';
+import { FLAG_ROLES } from '../../auth/panels.js';
+import { defineResource, forbidden, type Row } from '../../jsonapi/index.js';
 import { requiredText } from '../attributes.js';
 import { staffWritten } from '../staff-written.js';
+
+/** The seeded roles the users' flags hold by name: renaming or deleting one would take its panels from their holders. */
+function keepFlagRole(row: Row) {
+  const name = String(row.name);
+  if (Object.values(FLAG_ROLES).includes(name as never))
+    throw forbidden(`"${name}" is held through a user flag (is-sales-admin, is-marketer): it keeps its name and stays`);
+}
 
 /**
  * A system role an administrator defines (the reference's custom_system_roles.py): the admin panels it opens. Who
@@ -29,6 +37,12 @@ export const customSystemRoleResource = defineResource({
     },
   },
   policy: staffWritten,
+  hooks: {
+    beforeUpdate(_ctx, row, values) {
+      if (values.name !== undefined && values.name !== row.name) keepFlagRole(row);
+    },
+    beforeDelete: (_ctx, row) => keepFlagRole(row),
+  },
   unique: {
     custom_sys_roles_name_unique: { pointer: '/data/attributes/name', detail: 'A system role with this name exists' },
   },
