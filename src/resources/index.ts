@@ -72,9 +72,9 @@ import {
   adminSalesByEventsResource,
   adminSalesByOrganizersResource,
   adminSalesFeesResource,
+  adminSalesInvoicesResource,
 } from './admin-sales/index.js';
 import adminSalesRoutes from './admin-sales/routes.js';
-import { adminSalesInvoicesResource } from './admin-sales/invoices.js';
 import { eventInvoiceResource } from './event-invoices/index.js';
 import eventInvoiceRoutes from './event-invoices/routes.js';
 import { messageSettingResource } from './message-settings/index.js';
