@@ -732,7 +732,7 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/orders/{id}/relationships/user': involved(200),
   'GET /v1/orders/{id}/user': involved(200),
   ...Object.fromEntries(
-    ['marketer', 'discount-code', 'access-code'].flatMap((n) => [
+    ['marketer', 'discount-code', 'access-code', 'event-invoice'].flatMap((n) => [
       [`GET /v1/orders/{id}/relationships/${n}`, involved(200)],
       [`GET /v1/orders/{id}/${n}`, involved(200)],
     ]),
